@@ -1,0 +1,137 @@
+import { z } from "zod";
+
+/**
+ * Server configuration, read from the environment and validated once. Every consumer takes
+ * a `Config` rather than reading `process.env`, so a bad value is caught at start with one
+ * clear line instead of deep inside a request.
+ */
+
+const DEFAULT_DATABASE_URL = "file:./data/spindle.db";
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an http:// or https:// URL");
+
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine((v) => {
+    if (/^file:.+/.test(v)) return true;
+    if (!/^postgres(ql)?:\/\//.test(v)) return false;
+    try {
+      const u = new URL(v);
+      return u.hostname.length > 0 && u.pathname.length > 1;
+    } catch {
+      return false;
+    }
+  }, 'must be "file:<path>" (SQLite) or "postgresql://user@host:port/database"');
+
+const positiveInt = (what: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `must be a whole number (${what})`)
+    .transform(Number)
+    .refine((n) => n > 0, `must be greater than 0 (${what})`);
+
+const schema = z.object({
+  DATABASE_URL: databaseUrl.default(DEFAULT_DATABASE_URL),
+  OPENAI_BASE_URL: httpUrl.optional(),
+  OPENAI_API_KEY: z.string().trim().min(1, "must not be empty when set").optional(),
+  SPINDLE_MODEL: z.string().trim().min(1, "must not be empty when set").optional(),
+  SPINDLE_SUMMARY_MODEL: z.string().trim().min(1, "must not be empty when set").optional(),
+  PORT: positiveInt("a TCP port")
+    .refine((n) => n < 65536, "must be a TCP port below 65536")
+    .optional(),
+  SPINDLE_CONTEXT_WINDOW: positiveInt("tokens").optional(),
+  SPINDLE_KEEP_RECENT_TOKENS: positiveInt("tokens").optional(),
+  SPINDLE_MAX_MESSAGE_CHARS: positiveInt("characters").optional(),
+  SPINDLE_OFFLINE_DELAY_MS: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "must be a whole number of milliseconds")
+    .transform(Number)
+    .optional(),
+});
+
+export type DatabaseKind = "sqlite" | "postgresql";
+
+export interface Config {
+  readonly databaseUrl: string;
+  readonly databaseKind: DatabaseKind;
+  /** Set when an OpenAI-compatible endpoint is configured; otherwise the offline model runs. */
+  readonly openai: { readonly baseUrl: string; readonly apiKey: string | undefined } | undefined;
+  readonly model: string | undefined;
+  readonly summaryModel: string | undefined;
+  readonly port: number;
+  readonly contextWindow: number | undefined;
+  readonly keepRecentTokens: number | undefined;
+  readonly maxMessageChars: number;
+  /** Per-word streaming delay of the offline model, in milliseconds. */
+  readonly offlineDelayMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly problem: string,
+  ) {
+    super(`${variable} ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+export function databaseKindOf(url: string): DatabaseKind {
+  return /^postgres(ql)?:\/\//.test(url) ? "postgresql" : "sqlite";
+}
+
+/** Parses an environment; throws a ConfigError naming the first bad variable. */
+export function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  // Treat empty strings as unset: `FOO= npm start` is how people clear a variable.
+  const present: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v.trim() !== "") present[key] = v;
+  }
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? "environment");
+    const shown = present[variable];
+    const secret = variable === "OPENAI_API_KEY";
+    const got = shown === undefined || secret ? "" : ` (got ${JSON.stringify(shown)})`;
+    throw new ConfigError(variable, `${issue?.message ?? "is invalid"}${got}`);
+  }
+  const e = parsed.data;
+  const baseUrl = e.OPENAI_BASE_URL ?? (e.OPENAI_API_KEY ? "https://api.openai.com/v1" : undefined);
+  return {
+    databaseUrl: e.DATABASE_URL,
+    databaseKind: databaseKindOf(e.DATABASE_URL),
+    openai: baseUrl
+      ? { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey: e.OPENAI_API_KEY }
+      : undefined,
+    model: e.SPINDLE_MODEL,
+    summaryModel: e.SPINDLE_SUMMARY_MODEL,
+    port: e.PORT ?? 3000,
+    contextWindow: e.SPINDLE_CONTEXT_WINDOW,
+    keepRecentTokens: e.SPINDLE_KEEP_RECENT_TOKENS,
+    maxMessageChars: e.SPINDLE_MAX_MESSAGE_CHARS ?? 200_000,
+    offlineDelayMs: e.SPINDLE_OFFLINE_DELAY_MS ?? 25,
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, parsed on first use. */
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

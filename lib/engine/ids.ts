@@ -1,0 +1,31 @@
+/**
+ * Branded identifiers. A NodeId and a SessionId are both strings on the wire, but the type
+ * system keeps them apart so a session id can never be passed where a node id is expected.
+ * Ids are minted at the edges (lib/ids.ts) and enter the engine as arguments.
+ */
+declare const brand: unique symbol;
+type Brand<T, B extends string> = T & { readonly [brand]: B };
+
+export type NodeId = Brand<string, "NodeId">;
+export type SessionId = Brand<string, "SessionId">;
+/** A count of model tokens (never characters). */
+export type Tokens = Brand<number, "Tokens">;
+
+const ID_PATTERN = /^[0-9A-Za-z_-]{1,64}$/;
+
+/** True when `value` has the shape of an id this system could have minted. */
+export function isIdShaped(value: string): boolean {
+  return ID_PATTERN.test(value);
+}
+
+export function asNodeId(value: string): NodeId {
+  return value as NodeId;
+}
+
+export function asSessionId(value: string): SessionId {
+  return value as SessionId;
+}
+
+export function tokens(n: number): Tokens {
+  return n as Tokens;
+}

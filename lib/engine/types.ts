@@ -1,0 +1,77 @@
+import type { NodeId, SessionId, Tokens } from "./ids";
+
+/** product.md §2. `notice` nodes are shown to the user and never sent to a model. */
+export type NodeKind = "root" | "user" | "assistant" | "tool" | "summary" | "notice";
+export type NodeStatus = "complete" | "streaming" | "interrupted" | "error";
+
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** The raw JSON argument string, as the model produced it. */
+  readonly arguments: string;
+}
+
+/** Free-form JSON on a node; the keys below have fixed meanings. */
+export interface NodeMetadata {
+  /** Summaries only: the contiguous chain segment of real turns this summary stands in for. */
+  readonly covers_ids?: readonly NodeId[];
+  readonly model?: string;
+  readonly finish_reason?: string;
+  readonly tool_calls?: readonly ToolCall[];
+  /** Tool results: the call they answer. */
+  readonly tool_call_id?: string;
+  readonly usage?: { readonly promptTokens: number; readonly completionTokens: number };
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly [key: string]: unknown;
+}
+
+/**
+ * One ledger entry. Invariant: once `status` is not `streaming`, nothing about the node
+ * changes again; `predecessorId` is null only for the session's ROOT.
+ */
+export interface LedgerNode {
+  readonly id: NodeId;
+  readonly sessionId: SessionId;
+  readonly predecessorId: NodeId | null;
+  /** Per-session insertion order: display only, never used for coverage. */
+  readonly seq: number;
+  readonly kind: NodeKind;
+  readonly content: string;
+  readonly status: NodeStatus;
+  readonly callerId: NodeId | null;
+  readonly metadata: NodeMetadata;
+  /** Provenance: the ids whose content entered the prompt that produced this node. */
+  readonly reads: readonly NodeId[];
+  /** Tokens of `content`, counted once when the node was sealed. */
+  readonly tokenCount: Tokens;
+  /** ISO-8601 timestamp. */
+  readonly createdAt: string;
+}
+
+export interface SessionSettings {
+  readonly model?: string;
+  readonly contextWindow?: number;
+  readonly keepRecentTokens?: number;
+  readonly autoCompact?: boolean;
+}
+
+/** Which summaries count as active (compaction.md §7). Only one policy exists today. */
+export type SummaryPolicy = "rolling-single";
+
+export interface SessionMeta {
+  readonly _last_summary_id?: NodeId;
+  readonly _last_summary_text?: string;
+  readonly settings?: SessionSettings;
+  readonly policy?: SummaryPolicy;
+  readonly [key: string]: unknown;
+}
+
+export interface SessionRecord {
+  readonly id: SessionId;
+  readonly title: string;
+  readonly headId: NodeId | null;
+  readonly rootId: NodeId | null;
+  readonly meta: SessionMeta;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
