@@ -28,6 +28,15 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          // Runs after `next build`: inspects the build output (tests/build/*).
+          name: "build",
+          include: ["tests/build/**/*.test.ts"],
+          environment: "node",
+        },
+      },
     ],
   },
 });

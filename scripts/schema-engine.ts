@@ -1,3 +1,4 @@
+// Adapted from the stack proof (shared/reference/scripts/schema-engine.ts).
 // Drives @prisma/schema-engine-wasm with a Prisma driver adapter (no native schema-engine binary).
 import { inspect } from "node:util";
 import { randomUUID } from "node:crypto";
@@ -35,7 +36,9 @@ async function loadEngineClass(): Promise<typeof SchemaEngine> {
         ? path.join(path.dirname(gluePath), "schema_engine_bg.wasm")
         : "";
     if (candidate && path.isAbsolute(candidate) && existsSync(candidate)) wasmPath = candidate;
-  } catch {}
+  } catch {
+    // Not resolvable as a path (bundled): keep the node_modules fallback above.
+  }
   const mod = new WebAssembly.Module(await readFile(wasmPath));
   const instance = new WebAssembly.Instance(mod, { "./schema_engine_bg.js": glue });
   glue.__wbg_set_wasm(instance.exports);

@@ -6,6 +6,9 @@ import { databaseKindOf } from "../config/env";
  */
 export function describeStartupError(error: unknown, url: string): string {
   const text = errorText(error);
+  if (/P2021|no such table|relation .* does not exist/i.test(text)) {
+    return `the database at ${safeLocation(url)} has no Spindle tables yet; run \`npm run db:deploy\` (\`npm start\` does it for you)`;
+  }
   if (databaseKindOf(url) === "postgresql") {
     const where = safeLocation(url);
     if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|timeout/i.test(text)) {
@@ -51,6 +54,7 @@ function firstMatch(text: string, re: RegExp): string {
 }
 
 function safeLocation(url: string): string {
+  if (url.startsWith("file:")) return url;
   try {
     const u = new URL(url);
     return `${u.hostname}:${u.port || "5432"}${u.pathname}`;

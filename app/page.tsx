@@ -1,0 +1,50 @@
+import { services } from "@/lib/server/services";
+import { createSessionAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+
+export default async function Home() {
+  const { store, config } = await services();
+  const { sessions } = await store.listSessions({ limit: 100 });
+  return (
+    <main className="home">
+      <header className="home-header">
+        <h1 className="brand">Spindle</h1>
+        <form action={createSessionAction} className="new-session">
+          <input
+            name="title"
+            placeholder="Title (optional)"
+            aria-label="New session title"
+            maxLength={200}
+          />
+          <button type="submit" className="btn btn-primary">
+            New session
+          </button>
+        </form>
+      </header>
+      <p className="tagline">Conversations that branch, fold and remember what the model read.</p>
+      {sessions.length === 0 ? (
+        <p className="empty">No sessions yet. Start one above.</p>
+      ) : (
+        <ul className="session-list" aria-label="Sessions">
+          {sessions.map((s) => (
+            <li key={s.id}>
+              <a className="session-link" href={`/s/${s.id}`}>
+                <span className="session-title">{s.title}</span>
+                <span className="session-when">{when.format(new Date(s.updatedAt))}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="status-line">
+        Model:{" "}
+        <span className="badge">
+          {config.openai ? (config.model ?? "openai-compatible") : "offline model"}
+        </span>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,25 @@
+import { expect, test } from "@playwright/test";
+
+test("health reports SQLite, migrated, offline model", async ({ request }) => {
+  const res = await request.get("/api/health");
+  expect(res.ok()).toBe(true);
+  expect(await res.json()).toEqual({
+    ok: true,
+    db: "sqlite",
+    migrations: "up to date",
+    model: "offline",
+  });
+});
+
+test("home lists sessions and creates one", async ({ page }, testInfo) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Spindle" })).toBeVisible();
+  const title = `Smoke ${Date.now()}`;
+  await page.getByLabel("New session title").fill(title);
+  await page.getByRole("button", { name: "New session" }).click();
+  await page.goto("/");
+  await expect(page.getByRole("list", { name: "Sessions" }).getByText(title)).toBeVisible();
+  const shot = testInfo.outputPath("home.png");
+  await page.screenshot({ path: shot, fullPage: true });
+  await testInfo.attach("home", { path: shot, contentType: "image/png" });
+});

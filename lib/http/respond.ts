@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { EngineError, httpStatusOf, type ErrorCode } from "../engine/errors";
+
+/** The error body of every API route: `{error: {code, message}}`. */
+export function errorResponse(code: ErrorCode, message: string, status = httpStatusOf(code)) {
+  return Response.json({ error: { code, message } }, { status });
+}
+
+/** Maps anything thrown inside a route to a typed JSON error; logs only the unexpected. */
+export function toErrorResponse(e: unknown): Response {
+  if (e instanceof EngineError) return errorResponse(e.code, e.message);
+  if (e instanceof z.ZodError) {
+    const issue = e.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    return errorResponse("invalid_request", `${where}${issue?.message ?? "invalid request"}`);
+  }
+  console.error("[spindle] unexpected error", e);
+  return errorResponse("internal", "Something went wrong on the server.");
+}
+
+/** Runs a route body, turning thrown errors into typed JSON errors. */
+export async function handle(fn: () => Promise<Response>): Promise<Response> {
+  try {
+    return await fn();
+  } catch (e) {
+    return toErrorResponse(e);
+  }
+}
+
+/** Parses a JSON request body with a zod schema; a malformed body is a 400. */
+export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+  let body: unknown;
+  try {
+    const text = await req.text();
+    body = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new EngineError("invalid_request", "The request body is not valid JSON.");
+  }
+  return schema.parse(body);
+}

@@ -1,0 +1,428 @@
+import type { Database, Db } from "../db/client";
+import { EngineError } from "../engine/errors";
+import { asNodeId, type NodeId, type SessionId, type Tokens } from "../engine/ids";
+import type {
+  LedgerNode,
+  NodeKind,
+  NodeMetadata,
+  NodeStatus,
+  SessionMeta,
+  SessionRecord,
+} from "../engine/types";
+import { encodeJson, encodeReads, nodeFromRow, sessionFromRow, type NodeRow } from "./codec";
+import { withWriteRetry } from "./write-retry";
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+export interface StoreDeps {
+  readonly database: Database;
+  readonly now: () => Date;
+  readonly newNodeId: () => NodeId;
+  readonly newSessionId: () => SessionId;
+}
+
+export interface AppendInput {
+  readonly sessionId: SessionId;
+  /** Where the node hangs. `"head"` resolves to the session's HEAD inside the write lock. */
+  readonly predecessorId: NodeId | "head";
+  readonly kind: Exclude<NodeKind, "root">;
+  readonly content: string;
+  readonly status: NodeStatus;
+  readonly tokenCount: Tokens;
+  readonly callerId?: NodeId | null;
+  readonly metadata?: NodeMetadata;
+  readonly reads?: readonly NodeId[];
+  /** The turn's head policy (compaction.md §5): false for spawned sub-agent writes. */
+  readonly advanceHead: boolean;
+  /** Streaming nodes: how long the lease lasts before the node counts as orphaned. */
+  readonly leaseMs?: number;
+  /** Refuse with `turn_in_progress` while another reply of the session is streaming. */
+  readonly exclusive?: boolean;
+}
+
+export interface AppendResult {
+  readonly node: LedgerNode;
+  readonly headMoved: boolean;
+}
+
+export interface SealInput {
+  readonly status: Exclude<NodeStatus, "streaming">;
+  readonly content: string;
+  readonly tokenCount: Tokens;
+  readonly metadata?: NodeMetadata;
+}
+
+export interface SessionPage {
+  readonly sessions: readonly SessionRecord[];
+  readonly nextCursor: string | null;
+}
+
+/** The default system prompt, stored as each session's ROOT content. */
+export const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
+
+/**
+ * The only code that touches the ledger tables. The ledger is append-only: a complete node is
+ * never updated; a streaming reply is filled in batches and sealed once. HEAD is written in
+ * exactly two places, both here: `setHead` (the explicit user moves) and the chain-extension
+ * rule inside `append` (compaction.md §5).
+ */
+export class SessionStore {
+  private readonly db: Db;
+
+  constructor(private readonly deps: StoreDeps) {
+    this.db = deps.database.db;
+  }
+
+  get kind() {
+    return this.deps.database.kind;
+  }
+
+  // ── sessions ────────────────────────────────────────────────────────────────────────
+
+  /** Creates a session with its ROOT node (the system prompt); HEAD starts at ROOT. */
+  async createSession(input: { title?: string; systemPrompt?: string }): Promise<SessionRecord> {
+    const id = this.deps.newSessionId();
+    const rootId = this.deps.newNodeId();
+    const now = this.deps.now();
+    const title = input.title?.trim() || "New chat";
+    await this.db.$transaction(async (tx) => {
+      await tx.session.create({
+        data: {
+          id,
+          title,
+          headId: rootId,
+          rootId,
+          meta: "{}",
+          nextSeq: 1,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      await tx.node.create({
+        data: {
+          id: rootId,
+          sessionId: id,
+          predecessorId: null,
+          seq: 0,
+          kind: "root",
+          content: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+          status: "complete",
+          metadata: "{}",
+          reads: "[]",
+          createdAt: now,
+        },
+      });
+    });
+    return this.getSession(id);
+  }
+
+  async getSession(id: SessionId): Promise<SessionRecord> {
+    const row = await this.db.session.findUnique({ where: { id } });
+    if (!row) throw new EngineError("session_not_found", `No session ${id}.`);
+    return sessionFromRow(row);
+  }
+
+  /** Sessions, most recently active first; `cursor` is the last id of the previous page. */
+  async listSessions(input: { limit: number; cursor?: string | undefined }): Promise<SessionPage> {
+    const rows = await this.db.session.findMany({
+      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      take: input.limit + 1,
+      ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
+    });
+    const page = rows.slice(0, input.limit).map(sessionFromRow);
+    return {
+      sessions: page,
+      nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
+    };
+  }
+
+  async renameSession(id: SessionId, title: string): Promise<SessionRecord> {
+    await this.requireSession(this.db, id);
+    await this.db.session.update({ where: { id }, data: { title } });
+    return this.getSession(id);
+  }
+
+  /**
+   * Merges `patch` into the session's meta under the write lock. Meta writes never carry a
+   * head (compaction.md §5: save_meta strips head_id).
+   */
+  async updateMeta(
+    id: SessionId,
+    patch: (meta: SessionMeta) => SessionMeta,
+  ): Promise<SessionRecord> {
+    await this.write(async (tx) => {
+      const row = await this.lockSession(tx, id);
+      const next = patch(sessionFromRow(row).meta);
+      await tx.session.update({ where: { id }, data: { meta: encodeJson(next) } });
+    });
+    return this.getSession(id);
+  }
+
+  async deleteSession(id: SessionId): Promise<void> {
+    const { count } = await this.db.session.deleteMany({ where: { id } });
+    if (count === 0) throw new EngineError("session_not_found", `No session ${id}.`);
+  }
+
+  // ── nodes ───────────────────────────────────────────────────────────────────────────
+
+  /** The whole ledger of a session, in insertion order. */
+  async nodes(sessionId: SessionId): Promise<LedgerNode[]> {
+    await this.requireSession(this.db, sessionId);
+    const rows = await this.db.node.findMany({ where: { sessionId }, orderBy: { seq: "asc" } });
+    return rows.map(nodeFromRow);
+  }
+
+  /** One node, checked against the session it claims: another session's id is not found. */
+  async node(sessionId: SessionId, nodeId: NodeId): Promise<LedgerNode> {
+    const row = await this.db.node.findFirst({ where: { id: nodeId, sessionId } });
+    if (!row) {
+      await this.requireSession(this.db, sessionId);
+      throw new EngineError("node_not_found", `No node ${nodeId} in session ${sessionId}.`);
+    }
+    return nodeFromRow(row);
+  }
+
+  /** Several nodes of one session by id (missing ids are left out). */
+  async nodesById(sessionId: SessionId, ids: readonly NodeId[]): Promise<LedgerNode[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.node.findMany({ where: { sessionId, id: { in: [...ids] } } });
+    return rows.map(nodeFromRow);
+  }
+
+  /**
+   * HEAD's predecessor spine, ROOT first, in one recursive query: the cost follows the
+   * spine's length, not the size of the DAG.
+   */
+  async spine(sessionId: SessionId, headId: NodeId): Promise<LedgerNode[]> {
+    const rows = await this.db.$queryRaw<(NodeRow & { depth: number | bigint })[]>`
+      WITH RECURSIVE spine(id, pred, depth) AS (
+        SELECT "id", "predecessorId", 0 FROM "Node" WHERE "id" = ${headId} AND "sessionId" = ${sessionId}
+        UNION ALL
+        SELECT n."id", n."predecessorId", s.depth + 1
+          FROM "Node" n JOIN spine s ON n."id" = s.pred
+         WHERE n."sessionId" = ${sessionId}
+      )
+      SELECT n."id", n."sessionId", n."predecessorId", n."seq", n."kind", n."content", n."status",
+             n."callerId", n."metadata", n."reads", n."tokenCount", n."createdAt", s.depth
+        FROM spine s JOIN "Node" n ON n."id" = s.id
+       ORDER BY s.depth DESC`;
+    if (rows.length === 0) {
+      await this.requireSession(this.db, sessionId);
+      throw new EngineError("node_not_found", `No node ${headId} in session ${sessionId}.`);
+    }
+    const spine = rows.map(nodeFromRow);
+    if (spine[0]?.kind !== "root") {
+      throw new EngineError("invalid_ledger", `The spine of ${headId} does not reach ROOT.`);
+    }
+    return spine;
+  }
+
+  /**
+   * Appends one node under the session's write lock. HEAD moves to the new node only when
+   * the node extends the chain (its predecessor is the current HEAD) and the turn allows it.
+   */
+  async append(input: AppendInput): Promise<AppendResult> {
+    return this.write(async (tx) => {
+      const session = await this.lockSession(tx, input.sessionId, true);
+      const predecessorId =
+        input.predecessorId === "head" ? asNodeId(session.headId ?? "") : input.predecessorId;
+      const pred = await tx.node.findFirst({
+        where: { id: predecessorId, sessionId: input.sessionId },
+        select: { id: true, kind: true },
+      });
+      if (!pred) {
+        throw new EngineError(
+          "node_not_found",
+          `No node ${predecessorId} in session ${input.sessionId}.`,
+        );
+      }
+      if (input.callerId) {
+        const caller = await tx.node.count({
+          where: { id: input.callerId, sessionId: input.sessionId },
+        });
+        if (caller === 0) {
+          throw new EngineError(
+            "node_not_found",
+            `No caller ${input.callerId} in session ${input.sessionId}.`,
+          );
+        }
+      }
+      const now = this.deps.now();
+      if (input.exclusive) {
+        const live = await tx.node.findFirst({
+          where: { sessionId: input.sessionId, status: "streaming", leaseUntil: { gt: now } },
+          select: { id: true },
+        });
+        if (live) {
+          throw new EngineError(
+            "turn_in_progress",
+            "A reply is still streaming in this session; stop it or wait for it to finish.",
+            { streamingId: live.id },
+          );
+        }
+      }
+      const id = this.deps.newNodeId();
+      const seq = session.nextSeq - 1;
+      const row = await tx.node.create({
+        data: {
+          id,
+          sessionId: input.sessionId,
+          predecessorId,
+          seq,
+          kind: input.kind,
+          content: input.content,
+          status: input.status,
+          callerId: input.callerId ?? null,
+          metadata: encodeJson(input.metadata ?? {}),
+          reads: encodeReads(input.reads ?? []),
+          tokenCount: input.tokenCount,
+          leaseUntil:
+            input.status === "streaming"
+              ? new Date(now.getTime() + (input.leaseMs ?? 30_000))
+              : null,
+          createdAt: now,
+        },
+      });
+      // §5: the chain-extension rule, the one HEAD write besides setHead.
+      const headMoved = input.advanceHead && session.headId === predecessorId;
+      if (headMoved)
+        await tx.session.update({ where: { id: input.sessionId }, data: { headId: id } });
+      return { node: nodeFromRow(row), headMoved };
+    });
+  }
+
+  /** Writes the text streamed so far into a streaming node and renews its lease. */
+  async fillStreaming(
+    sessionId: SessionId,
+    nodeId: NodeId,
+    content: string,
+    leaseMs = 30_000,
+  ): Promise<void> {
+    const leaseUntil = new Date(this.deps.now().getTime() + leaseMs);
+    const { count } = await this.db.node.updateMany({
+      where: { id: nodeId, sessionId, status: "streaming" },
+      data: { content, leaseUntil },
+    });
+    if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
+  }
+
+  /** Seals a streaming node once; a sealed node never changes again. */
+  async seal(sessionId: SessionId, nodeId: NodeId, input: SealInput): Promise<LedgerNode> {
+    const data = {
+      status: input.status,
+      content: input.content,
+      tokenCount: input.tokenCount,
+      leaseUntil: null,
+      ...(input.metadata ? { metadata: encodeJson(input.metadata) } : {}),
+    };
+    const { count } = await this.db.node.updateMany({
+      where: { id: nodeId, sessionId, status: "streaming" },
+      data,
+    });
+    if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
+    return this.node(sessionId, nodeId);
+  }
+
+  /**
+   * Seals streaming nodes whose writer is gone as `interrupted`, keeping their partial text.
+   * `everything` seals every streaming node (a SQLite file has one writer process, so at
+   * that process's start none can be alive); otherwise only those whose lease ran out.
+   */
+  async sealOrphans(input: { everything: boolean; sessionId?: SessionId }): Promise<number> {
+    const { count } = await this.db.node.updateMany({
+      where: {
+        status: "streaming",
+        ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+        ...(input.everything ? {} : { leaseUntil: { lt: this.deps.now() } }),
+      },
+      data: { status: "interrupted", leaseUntil: null },
+    });
+    return count;
+  }
+
+  // ── HEAD ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * The single HEAD writer for explicit moves (send-turn advance aside, which is the
+   * chain-extension rule of `append`). Validation of *which* moves are allowed lives in the
+   * dispatcher; this checks only that the node belongs to the session.
+   */
+  async setHead(sessionId: SessionId, nodeId: NodeId): Promise<SessionRecord> {
+    await this.write(async (tx) => {
+      await this.lockSession(tx, sessionId);
+      const n = await tx.node.count({ where: { id: nodeId, sessionId } });
+      if (n === 0)
+        throw new EngineError("node_not_found", `No node ${nodeId} in session ${sessionId}.`);
+      await tx.session.update({ where: { id: sessionId }, data: { headId: nodeId } });
+    });
+    return this.getSession(sessionId);
+  }
+
+  /**
+   * Removes exactly `ids` (a branch the dispatcher planned) and, when HEAD was among them,
+   * moves HEAD to `headAfter` — the explicit user act of branch delete.
+   */
+  async removeNodes(input: {
+    sessionId: SessionId;
+    ids: readonly NodeId[];
+    headAfter: NodeId | null;
+    metaAfter?: SessionMeta;
+  }): Promise<SessionRecord> {
+    await this.write(async (tx) => {
+      const session = await this.lockSession(tx, input.sessionId);
+      const { count } = await tx.node.deleteMany({
+        where: { sessionId: input.sessionId, id: { in: [...input.ids] }, kind: { not: "root" } },
+      });
+      if (count !== input.ids.length) {
+        throw new EngineError(
+          "conflict",
+          "The branch changed while it was being deleted; try again.",
+        );
+      }
+      const data: { headId?: string; meta?: string } = {};
+      if (input.headAfter && input.ids.includes(asNodeId(session.headId ?? ""))) {
+        data.headId = input.headAfter;
+      }
+      if (input.metaAfter) data.meta = encodeJson(input.metaAfter);
+      if (Object.keys(data).length > 0) {
+        await tx.session.update({ where: { id: input.sessionId }, data });
+      }
+    });
+    return this.getSession(input.sessionId);
+  }
+
+  // ── internals ───────────────────────────────────────────────────────────────────────
+
+  /**
+   * Runs `fn` as one write transaction. Its first statement (lockSession) is an UPDATE of the
+   * session row: on SQLite that takes the database write lock before any read (BEGIN
+   * IMMEDIATE semantics), on PostgreSQL a row lock, so concurrent writers to one session
+   * serialise. Conflicts (SQLITE_BUSY, 40001, 40P01) are retried.
+   */
+  private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return withWriteRetry(() => this.db.$transaction(fn, { maxWait: 10_000, timeout: 20_000 }));
+  }
+
+  /**
+   * Takes the session's write lock with an UPDATE of its row (reserving the next seq when
+   * asked); returns the row as updated.
+   */
+  private async lockSession(tx: Tx, id: SessionId, reserveSeq = false) {
+    try {
+      return await tx.session.update({
+        where: { id },
+        data: reserveSeq ? { nextSeq: { increment: 1 } } : { updatedAt: this.deps.now() },
+      });
+    } catch (e) {
+      if ((e as { code?: string }).code === "P2025") {
+        throw new EngineError("session_not_found", `No session ${id}.`);
+      }
+      throw e;
+    }
+  }
+
+  private async requireSession(db: Db | Tx, id: SessionId): Promise<void> {
+    const n = await db.session.count({ where: { id } });
+    if (n === 0) throw new EngineError("session_not_found", `No session ${id}.`);
+  }
+}

@@ -1,0 +1,59 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env["E2E_PORT"] ?? 3200);
+
+// The app under test: the production build on a fresh SQLite file, offline model, no
+// streaming delay worth waiting for. Playwright's own browser download cannot run here, so
+// Debian's Chromium is driven instead (stack.md).
+const appEnv = {
+  NEXT_TELEMETRY_DISABLED: "1",
+  CHECKPOINT_DISABLE: "1",
+  DATABASE_URL: process.env["E2E_DATABASE_URL"] ?? "file:./data/e2e.db",
+  SPINDLE_OFFLINE_DELAY_MS: "5",
+  PORT: String(PORT),
+};
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 30_000,
+  retries: 0,
+  workers: 1,
+  reporter: [["list"]],
+  outputDir: "test-results",
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "debian-chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        viewport: { width: 1400, height: 900 },
+        launchOptions: {
+          executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: [
+    {
+      command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && npx tsx scripts/migrate.ts deploy && npx next start -H 127.0.0.1 -p ${PORT}`,
+      env: appEnv,
+      url: `http://127.0.0.1:${PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+  ],
+});

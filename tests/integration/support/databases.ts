@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { describe } from "vitest";
+import { applyMigrations, migrationFactory } from "@/scripts/schema-engine";
+import { openDatabase, type Database } from "@/lib/db/client";
+import { migrationPaths } from "@/lib/db/paths";
+import { SessionStore } from "@/lib/store/session-store";
+import { newNodeId, newSessionId } from "@/lib/ids";
+
+/** The PostgreSQL server the integration suite uses (the machine's local one by default). */
+export const PG_ADMIN_URL =
+  process.env["SPINDLE_TEST_PG_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+export interface TestDatabase {
+  readonly kind: "sqlite" | "postgresql";
+  readonly url: string;
+  /** Removes the database (file or PostgreSQL database). */
+  drop(): Promise<void>;
+}
+
+async function migrate(url: string): Promise<void> {
+  const { schemaPath, migrationsDir } = migrationPaths(url);
+  await applyMigrations({ schemaPath, migrationsDir, factory: migrationFactory(url) });
+}
+
+export async function createSqliteDatabase(): Promise<TestDatabase> {
+  const dir = mkdtempSync(path.join(tmpdir(), "spindle-test-"));
+  const url = `file:${path.join(dir, "test.db")}`;
+  await migrate(url);
+  return { kind: "sqlite", url, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export async function createPostgresDatabase(): Promise<TestDatabase> {
+  const name = `spindle_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(PG_ADMIN_URL, name);
+  await migrate(url);
+  return {
+    kind: "postgresql",
+    url,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2_000 });
+  try {
+    await c.connect();
+    await c.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+const pgUp = await postgresReachable();
+if (!pgUp) {
+  if (process.env["CI"] === "true") {
+    throw new Error(`PostgreSQL is required in CI but ${PG_ADMIN_URL} does not answer.`);
+  }
+  console.warn(
+    `[spindle tests] PostgreSQL at ${PG_ADMIN_URL} does not answer: its suites are SKIPPED.`,
+  );
+}
+
+export const DATABASE_KINDS = [
+  { kind: "sqlite" as const, create: createSqliteDatabase, enabled: true },
+  { kind: "postgresql" as const, create: createPostgresDatabase, enabled: pgUp },
+];
+
+/**
+ * Declares a suite once per database kind: SQLite always, PostgreSQL when it answers (and
+ * mandatorily in CI, where an unreachable server fails the run above).
+ */
+export function describeEachDatabase(name: string, body: (kind: "sqlite" | "postgresql") => void) {
+  for (const { kind, enabled } of DATABASE_KINDS) {
+    (enabled ? describe : describe.skip)(`${name} [${kind}]`, () => body(kind));
+  }
+}
+
+export async function createDatabase(kind: "sqlite" | "postgresql"): Promise<TestDatabase> {
+  return kind === "sqlite" ? createSqliteDatabase() : createPostgresDatabase();
+}
+
+/** A SessionStore over a fresh database, with a controllable clock. */
+export async function openTestStore(
+  test: TestDatabase,
+  clock: { now: Date } = { now: new Date() },
+) {
+  const database: Database = await openDatabase(test.url);
+  const store = new SessionStore({
+    database,
+    now: () => clock.now,
+    newNodeId: () => newNodeId(),
+    newSessionId: () => newSessionId(),
+  });
+  return { database, store, clock };
+}
