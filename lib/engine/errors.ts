@@ -1,68 +1,121 @@
 /**
- * The one catalogue of error codes. Every failure that crosses a layer is an EngineError
- * carrying one of these codes; `httpStatusOf` maps a code to an HTTP status in one place.
+ * The error catalogue: every failure the engine, the store, the dispatcher and the providers
+ * report carries one of these codes, and the HTTP status of each code is decided here once
+ * (product.md §4: errors travel as `{error:{code,message}}`).
  */
-export type ErrorCode =
-  | "session_not_found"
-  | "node_not_found"
-  | "node_not_on_spine"
-  | "node_not_checkoutable"
-  | "empty_content"
-  | "content_too_large"
-  | "turn_in_progress"
-  | "invalid_request"
-  | "invalid_ledger"
-  | "compaction_not_needed"
-  | "compaction_failed"
-  | "provider_overflow"
-  | "rate_limited"
-  | "auth_failed"
-  | "unreachable"
-  | "bad_request"
-  | "provider_error"
-  | "aborted"
-  | "conflict"
-  | "internal";
 
-const STATUS: { readonly [C in ErrorCode]: number } = {
-  session_not_found: 404,
-  node_not_found: 404,
-  node_not_on_spine: 409,
-  node_not_checkoutable: 409,
-  empty_content: 400,
-  content_too_large: 413,
-  turn_in_progress: 409,
-  invalid_request: 400,
-  invalid_ledger: 500,
-  compaction_not_needed: 409,
-  compaction_failed: 502,
-  provider_overflow: 502,
-  rate_limited: 429,
-  auth_failed: 502,
-  unreachable: 502,
-  bad_request: 502,
-  provider_error: 502,
-  aborted: 499,
-  conflict: 409,
-  internal: 500,
-};
+/** HTTP statuses the API answers errors with. */
+export type HttpErrorStatus = 400 | 404 | 409 | 413 | 429 | 499 | 500 | 502;
 
+interface CatalogueEntry {
+  readonly status: HttpErrorStatus;
+  /** Used when the thrower has nothing more specific to say. */
+  readonly message: string;
+}
+
+const CATALOGUE = {
+  // Unknown things. A node id from another session is reported exactly like a missing one.
+  session_not_found: { status: 404, message: "No such session." },
+  node_not_found: { status: 404, message: "No such node in this session." },
+
+  // The request is well-formed but conflicts with the ledger's state.
+  node_not_on_spine: { status: 409, message: "Rewind only moves HEAD to a node of its spine." },
+  node_not_checkoutable: {
+    status: 409,
+    message: "Summaries and notices are side leaves and cannot become HEAD.",
+  },
+  node_not_deletable: {
+    status: 409,
+    message: "The ROOT, summaries and notices are not branches and cannot be deleted.",
+  },
+  not_a_branch_tip: { status: 409, message: "Only the tip of a branch can be deleted." },
+  turn_in_progress: { status: 409, message: "A reply is still streaming in this session." },
+  compaction_not_needed: { status: 409, message: "There is nothing to compact." },
+  compaction_thrash: {
+    status: 409,
+    message: "Compaction would run again within a few turns; the window is too small.",
+  },
+  conflict: { status: 409, message: "The ledger changed underneath this request." },
+
+  // Bad input.
+  empty_content: { status: 400, message: "The message is empty." },
+  content_too_large: { status: 413, message: "The message is longer than the configured limit." },
+  invalid_request: { status: 400, message: "The request is invalid." },
+  invalid_target: { status: 400, message: "That node cannot be the target of this operation." },
+
+  // The model provider (lib/llm) failed. Our upstream failing is a gateway error, never the
+  // client's fault — except rate limiting, which the client can usefully wait out.
+  provider_overflow: { status: 502, message: "The prompt exceeds the model's context window." },
+  rate_limited: { status: 429, message: "The model provider is rate limiting requests." },
+  auth_failed: { status: 502, message: "The model provider rejected the server's credentials." },
+  unreachable: { status: 502, message: "The model provider could not be reached." },
+  bad_request: { status: 502, message: "The model provider rejected the request." },
+  provider_error: { status: 502, message: "The model provider failed." },
+  summary_not_smaller: {
+    status: 502,
+    message: "The summary would not make the context smaller; nothing was written.",
+  },
+  compaction_failed: { status: 502, message: "Compaction failed; nothing was written." },
+
+  // The client went away or stopped the stream (nginx's "client closed request").
+  aborted: { status: 499, message: "The request was aborted." },
+
+  // Our own invariants broke.
+  invalid_ledger: { status: 500, message: "The session's ledger is inconsistent." },
+  internal: { status: 500, message: "Internal error." },
+} as const satisfies Record<string, CatalogueEntry>;
+
+/** Every error code the system reports. */
+export type ErrorCode = keyof typeof CATALOGUE;
+/** Alias of {@link ErrorCode}. */
+export type EngineErrorCode = ErrorCode;
+
+/** All codes, for exhaustive tests and API documentation. */
+export const ENGINE_ERROR_CODES: readonly EngineErrorCode[] = Object.keys(
+  CATALOGUE,
+) as EngineErrorCode[];
+
+/**
+ * The HTTP status an error code is answered with (one of {@link HttpErrorStatus}; typed as a
+ * plain number so route helpers can take it as a default status argument).
+ */
+export function httpStatusOf(code: ErrorCode): number {
+  return CATALOGUE[code].status;
+}
+
+/** An error with a catalogue code. Thrown by engine decisions; mapped once at the HTTP edge. */
 export class EngineError extends Error {
+  override readonly name = "EngineError";
+  readonly code: EngineErrorCode;
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+
   constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: Readonly<Record<string, unknown>>,
+    code: EngineErrorCode,
+    message: string = CATALOGUE[code].message,
+    details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
-    this.name = "EngineError";
+    this.code = code;
+    this.details = details;
+  }
+
+  /** The HTTP status this error is answered with. */
+  get status(): HttpErrorStatus {
+    return CATALOGUE[this.code].status;
   }
 }
 
-/** The HTTP status an error code answers with. */
-export function httpStatusOf(code: ErrorCode): number {
-  return STATUS[code];
+/** True for an EngineError, including one from another copy of this module. */
+export function isEngineError(value: unknown): value is EngineError {
+  return value instanceof EngineError;
 }
 
-export function isEngineError(e: unknown): e is EngineError {
-  return e instanceof EngineError;
+/** The wire body of an error response (product.md §4). */
+export interface ErrorBody {
+  readonly error: { readonly code: EngineErrorCode; readonly message: string };
+}
+
+/** Turns an EngineError into its response body. */
+export function errorBody(error: EngineError): ErrorBody {
+  return { error: { code: error.code, message: error.message } };
 }

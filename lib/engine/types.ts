@@ -75,3 +75,16 @@ export interface SessionRecord {
   readonly createdAt: string;
   readonly updatedAt: string;
 }
+
+/** A lookup into one session's ledger; `undefined` when no such node exists. */
+export type NodeLookup = (id: NodeId) => LedgerNode | undefined;
+
+/**
+ * The explicit, user-facing HEAD moves of compaction.md §5 — the only reasons `setHead` is
+ * ever called. `send` is the chain-extension advance of a turn; `fork` a send under a
+ * `parentId`, a retry or an edit.
+ */
+export type HeadMove = "send" | "fork" | "checkout" | "rewind" | "delete_branch";
+
+/** What started a compaction (compaction.md §4): `/compact`, the 80% budget, or an overflow. */
+export type CompactionTrigger = "manual" | "auto" | "reactive";

@@ -1,0 +1,158 @@
+import { activeSummaries, summaryPolicyOf } from "./active-summaries";
+import { isAttachmentOf } from "./attachment";
+import { capsuleCoverage, type CapsuleCoverage } from "./capsule-coverage";
+import { messageTokens } from "./context-tokens";
+import { coversIdsOf } from "./covers-ids-of";
+import { EngineError } from "./errors";
+import { tokens, type NodeId, type SessionId, type Tokens } from "./ids";
+import { createLedgerIndex, type LedgerIndex } from "./ledger-index";
+import { renderMessage } from "./render-message";
+import { rendersInPlace } from "./renders-in-place";
+import { isSideLeafKind } from "./side-leaf";
+import { spineOf } from "./spine-of";
+import type { LedgerNode, SessionRecord, SummaryPolicy } from "./types";
+
+/** One node of the graph wire contract (compaction.md §6, product.md §4). */
+export interface GraphRow extends LedgerNode {
+  /** On HEAD's predecessor spine. A summary or any other side leaf never is. */
+  readonly onHeadSpine: boolean;
+  /**
+   * This node's branch carries the capsule: a rendering from here admits the active
+   * summary. Exactly the last covered node and its descendants (side leaves excluded).
+   */
+  readonly foldedIn: boolean;
+  /**
+   * The first node of a branch that leaves the capsule's covered segment and therefore
+   * renders raw: graph.md draws its edge dashed, from a port at the fork position, with a
+   * "raw context" marker.
+   */
+  readonly rawFork: boolean;
+  /** Branch children (alternatives); side leaves and spawned branches not counted. */
+  readonly childCount: number;
+  /** Position among the predecessor's branch children, oldest first (for `< 2/3 >`). */
+  readonly siblingIndex: number;
+  /** How many branch children the predecessor has; 1 for ROOT, side leaves, spawned roots. */
+  readonly siblingCount: number;
+  /** Active summary rows only: what the capsule folds. */
+  readonly covers_ids?: readonly NodeId[];
+  /** Summary rows that are not active: inert relics. */
+  readonly superseded_summary?: true;
+  /** Active summary rows only: prompt tokens the substitution saves (negative if it costs). */
+  readonly tokensSaved?: Tokens;
+}
+
+/** `GET .../graph`. */
+export interface GraphView {
+  readonly sessionId: SessionId;
+  readonly headId: NodeId | null;
+  /** The active summary, when the session has one that exists. */
+  readonly activeSummaryId: NodeId | null;
+  /** Every node of the session, in seq order. */
+  readonly nodes: readonly GraphRow[];
+}
+
+/** The descendants-or-self of `tipId`, except side leaves: the branches carrying a summary. */
+function carriers(tipId: NodeId, index: LedgerIndex, into: Set<NodeId>): void {
+  const stack: NodeId[] = [tipId];
+  while (stack.length > 0) {
+    const id = stack.pop();
+    if (id === undefined) continue;
+    const node = index.get(id);
+    if (node === undefined || isSideLeafKind(node.kind) || into.has(id)) continue;
+    into.add(id);
+    for (const child of index.childrenOf(id)) stack.push(child.id);
+  }
+}
+
+function tokensSaved(summary: LedgerNode, index: LedgerIndex): Tokens {
+  let saved = 0;
+  for (const id of coversIdsOf(summary)) {
+    const node = index.get(id);
+    const message = node !== undefined && rendersInPlace(node) ? renderMessage(node) : null;
+    if (message !== null) saved += messageTokens(message);
+  }
+  const standIn = renderMessage(summary);
+  return tokens(saved - (standIn === null ? 0 : messageTokens(standIn)));
+}
+
+/**
+ * The graph of one session: every node as a row, plus what the capsule needs (compaction.md
+ * §6, graph.md). Coverage restates covers_ids — no seq arithmetic, no head-dependent
+ * filtering; only `onHeadSpine` depends on HEAD. Linear in the ledger for nodes in seq order.
+ *
+ * @throws EngineError `invalid_ledger` when a node belongs to another session, HEAD names
+ *   a missing node or its spine is broken.
+ */
+export function buildGraph(
+  session: SessionRecord,
+  nodes: readonly LedgerNode[],
+  policy: SummaryPolicy = summaryPolicyOf(session.meta),
+): GraphView {
+  const foreign = nodes.find((node) => node.sessionId !== session.id);
+  if (foreign !== undefined) {
+    throw new EngineError("invalid_ledger", `Node ${foreign.id} is not in session ${session.id}.`);
+  }
+  const index = createLedgerIndex(nodes);
+
+  const onHeadSpine = new Set<NodeId>();
+  if (session.headId !== null) {
+    if (index.get(session.headId) === undefined) {
+      throw new EngineError("invalid_ledger", `HEAD ${session.headId} is not in the ledger.`);
+    }
+    for (const node of spineOf(session.headId, index.get)) {
+      if (!isSideLeafKind(node.kind)) onHeadSpine.add(node.id);
+    }
+  }
+
+  const active = activeSummaries(session.meta, index.get, policy);
+  const coverage = new Map<NodeId, CapsuleCoverage>();
+  const folded = new Set<NodeId>();
+  const carrying = new Set<NodeId>();
+  for (const summary of active) {
+    const capsule = capsuleCoverage(summary, index);
+    coverage.set(summary.id, capsule);
+    for (const id of capsule.coversIds) folded.add(id);
+    if (capsule.tipId !== null) carriers(capsule.tipId, index, carrying);
+  }
+
+  // Branch children per node, in seq order: the alternatives a fork badge counts.
+  const childCount = new Map<NodeId, number>();
+  const place = new Map<NodeId, { readonly index: number; readonly count: number }>();
+  for (const node of index.nodes) {
+    const branches = index.childrenOf(node.id).filter((child) => !isAttachmentOf(child, node));
+    childCount.set(node.id, branches.length);
+    branches.forEach((child, i) => place.set(child.id, { index: i, count: branches.length }));
+  }
+
+  const rows = index.nodes.map((node): GraphRow => {
+    const sideLeaf = isSideLeafKind(node.kind);
+    const sibling = place.get(node.id);
+    const capsule = coverage.get(node.id);
+    const relic = node.kind === "summary" && capsule === undefined;
+    return {
+      ...node,
+      onHeadSpine: onHeadSpine.has(node.id),
+      foldedIn: carrying.has(node.id),
+      rawFork:
+        !sideLeaf &&
+        node.predecessorId !== null &&
+        folded.has(node.predecessorId) &&
+        !folded.has(node.id) &&
+        !carrying.has(node.id),
+      childCount: childCount.get(node.id) ?? 0,
+      siblingIndex: sibling?.index ?? 0,
+      siblingCount: sibling?.count ?? 1,
+      ...(capsule !== undefined
+        ? { covers_ids: capsule.coversIds, tokensSaved: tokensSaved(node, index) }
+        : {}),
+      ...(relic ? { superseded_summary: true as const } : {}),
+    };
+  });
+
+  return {
+    sessionId: session.id,
+    headId: session.headId,
+    activeSummaryId: active[0]?.id ?? null,
+    nodes: rows,
+  };
+}

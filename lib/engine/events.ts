@@ -1,0 +1,105 @@
+import type { ErrorCode } from "./errors";
+import type { NodeId, SessionId, Tokens } from "./ids";
+import type { CompactionTrigger, HeadMove, LedgerNode } from "./types";
+
+/**
+ * The names of the session channel's events (product.md §4, `GET .../events`). The SSE
+ * `event:` field carries exactly these strings.
+ */
+export const ENGINE_EVENT_TYPES = [
+  "node_appended",
+  "delta",
+  "turn_finished",
+  "head_moved",
+  "compaction_started",
+  "compaction_finished",
+  "compaction_failed",
+  "notice",
+] as const;
+
+export type EngineEventType = (typeof ENGINE_EVENT_TYPES)[number];
+
+interface EventOf<T extends EngineEventType> {
+  readonly type: T;
+  readonly sessionId: SessionId;
+}
+
+/** A node entered the ledger (a streaming reply is announced once, when it opens). */
+export interface NodeAppendedEvent extends EventOf<"node_appended"> {
+  readonly node: LedgerNode;
+}
+
+/** Text streamed into a streaming node; same `{id, text}` as the turn stream's `delta`. */
+export interface DeltaEvent extends EventOf<"delta"> {
+  readonly id: NodeId;
+  readonly text: string;
+}
+
+/** A turn's reply was sealed (`complete`, `interrupted` or `error`). */
+export interface TurnFinishedEvent extends EventOf<"turn_finished"> {
+  readonly node: LedgerNode;
+}
+
+/** HEAD moved through one of the explicit moves of compaction.md §5. */
+export interface HeadMovedEvent extends EventOf<"head_moved"> {
+  readonly headId: NodeId;
+  readonly previousHeadId: NodeId | null;
+  readonly move: HeadMove;
+}
+
+export interface CompactionStartedEvent extends EventOf<"compaction_started"> {
+  readonly trigger: CompactionTrigger;
+}
+
+/** What a compaction covered, for compaction_finished and the compact endpoint. */
+export interface CompactionCounts {
+  /** Ids in the new summary's covers_ids. */
+  readonly covered: number;
+  /** Of those, the ids no summary covered before. */
+  readonly newlyCovered: number;
+  /** Messages left verbatim after the summary. */
+  readonly kept: number;
+}
+
+export interface CompactionFinishedEvent extends EventOf<"compaction_finished"> {
+  readonly trigger: CompactionTrigger;
+  /** Named as in compaction.md §4. */
+  readonly summary_id: NodeId;
+  readonly counts: CompactionCounts;
+  readonly tokensBefore: Tokens;
+  readonly tokensAfter: Tokens;
+}
+
+export interface CompactionFailedEvent extends EventOf<"compaction_failed"> {
+  readonly trigger: CompactionTrigger;
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+/** Why a user-visible notice was raised. */
+export type NoticeCode =
+  | "too_few_messages"
+  | "nothing_to_compact"
+  | "summary_not_smaller"
+  | "compaction_thrash"
+  | "compaction_latched"
+  | "local_command";
+
+/** A user-visible message that is not conversation (never sent to a model). */
+export interface NoticeEvent extends EventOf<"notice"> {
+  readonly code: NoticeCode;
+  readonly message: string;
+  /** The notice node, when one was written. */
+  readonly nodeId: NodeId | null;
+}
+
+/** Everything the session channel broadcasts, discriminated by `type`. */
+export type EngineEvent =
+  | NodeAppendedEvent
+  | DeltaEvent
+  | TurnFinishedEvent
+  | HeadMovedEvent
+  | CompactionStartedEvent
+  | CompactionFinishedEvent
+  | CompactionFailedEvent
+  | NoticeEvent;

@@ -1,0 +1,144 @@
+import { activeSummaryIds, summaryPolicyOf } from "./active-summaries";
+import { assertNever } from "./assert-never";
+import { isAttachmentOf } from "./attachment";
+import { coversIdsOf } from "./covers-ids-of";
+import { EngineError } from "./errors";
+import type { NodeId } from "./ids";
+import type { LedgerIndex } from "./ledger-index";
+import { isSideLeafKind } from "./side-leaf";
+import type { LedgerNode, SessionMeta, SessionRecord, SummaryPolicy } from "./types";
+
+export interface DeleteBranchInput {
+  readonly session: SessionRecord;
+  readonly index: LedgerIndex;
+  /** The tip of the branch to delete. */
+  readonly tipId: NodeId;
+  readonly policy?: SummaryPolicy;
+}
+
+/**
+ * What a branch delete removes and what it changes. Field names match
+ * `SessionStore.removeNodes`, so `removeNodes({ sessionId, ...plan })` applies it.
+ */
+export interface DeleteBranchPlan {
+  /** Every node to remove, in seq order: the branch and everything hanging off it. */
+  readonly ids: readonly NodeId[];
+  /** The surviving node the branch hung from. */
+  readonly forkPointId: NodeId;
+  /** HEAD after the delete: the fork point when HEAD was removed, otherwise unchanged. */
+  readonly headAfter: NodeId | null;
+  readonly headMoves: boolean;
+  /** Active summaries that can never apply again (part of their segment is removed). */
+  readonly retiredSummaryIds: readonly NodeId[];
+  /** The session meta after the delete; present only when it changes. */
+  readonly metaAfter?: SessionMeta;
+}
+
+function branchChildren(node: LedgerNode, index: LedgerIndex): readonly LedgerNode[] {
+  return index.childrenOf(node.id).filter((child) => !isAttachmentOf(child, node));
+}
+
+/**
+ * From the tip up to the topmost node only this branch holds; returns it and the fork
+ * point above it: the first ancestor that is ROOT, has another branch child, or is the
+ * caller a spawned branch hangs from.
+ */
+function walkUp(tip: LedgerNode, index: LedgerIndex): readonly [LedgerNode, LedgerNode] {
+  let top = tip;
+  for (let steps = 0; steps <= index.nodes.length; steps += 1) {
+    const parent = top.predecessorId === null ? undefined : index.get(top.predecessorId);
+    if (parent === undefined) {
+      throw new EngineError("invalid_ledger", `Node ${top.id} names a missing predecessor.`);
+    }
+    // A spawned branch ends at its caller; a shared ancestor has another branch child.
+    const shared =
+      isAttachmentOf(top, parent) ||
+      branchChildren(parent, index).some((child) => child.id !== top.id);
+    if (parent.kind === "root" || shared) return [top, parent];
+    top = parent;
+  }
+  throw new EngineError("invalid_ledger", `The spine of ${tip.id} cycles.`);
+}
+
+/** The meta with `retired` no longer active under `policy`. */
+function retire(meta: SessionMeta, retired: readonly NodeId[], policy: SummaryPolicy): SessionMeta {
+  switch (policy) {
+    case "rolling-single": {
+      if (meta._last_summary_id === undefined || !retired.includes(meta._last_summary_id)) {
+        return meta;
+      }
+      const { _last_summary_id: _id, _last_summary_text: _text, ...rest } = meta;
+      return rest;
+    }
+    default:
+      return assertNever(policy, "summary policy");
+  }
+}
+
+/**
+ * Plans the delete of the branch whose tip is `tipId` (product.md §3, issue 4): the tip and
+ * every ancestor that only this branch holds — walking up while the node has no other
+ * branch child and is not ROOT; a spawned sub-agent branch stops at its caller — plus
+ * everything hanging off them (spawned branches, notices, summaries). No surviving node is
+ * left with a removed predecessor.
+ *
+ * HEAD moves to the fork point if it was removed. An active summary whose covered segment
+ * loses a node can no longer apply to any branch (deleted ids lie on no spine), so it is
+ * retired: `_last_summary_id` / `_last_summary_text` are cleared and it stays as a relic.
+ *
+ * @throws EngineError `node_not_found`; `node_not_deletable` for ROOT, a summary or a
+ *   notice; `not_a_branch_tip` when the node has branch children; `turn_in_progress` when
+ *   a node to remove is still streaming.
+ */
+export function planDeleteBranch(input: DeleteBranchInput): DeleteBranchPlan {
+  const { session, index, tipId } = input;
+  const policy = input.policy ?? summaryPolicyOf(session.meta);
+  const tip = index.get(tipId);
+  if (tip === undefined || tip.sessionId !== session.id) {
+    throw new EngineError("node_not_found", `No node ${tipId} in session ${session.id}.`);
+  }
+  if (tip.kind === "root" || isSideLeafKind(tip.kind)) {
+    throw new EngineError("node_not_deletable", `Node ${tipId} is a ${tip.kind}, not a branch.`);
+  }
+  if (branchChildren(tip, index).length > 0) {
+    throw new EngineError("not_a_branch_tip", `Node ${tipId} has branches below it.`);
+  }
+
+  const [top, forkPoint] = walkUp(tip, index);
+
+  // Everything below the topmost removed node: the branch plus its attachments' subtrees.
+  const removed = new Set<NodeId>();
+  const stack: LedgerNode[] = [top];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === undefined || removed.has(node.id)) continue;
+    if (node.status === "streaming") {
+      throw new EngineError(
+        "turn_in_progress",
+        `Node ${node.id} of this branch is still streaming; stop it first.`,
+      );
+    }
+    removed.add(node.id);
+    stack.push(...index.childrenOf(node.id));
+  }
+  const ids = index.nodes.filter((node) => removed.has(node.id)).map((node) => node.id);
+
+  const retiredSummaryIds = activeSummaryIds(session.meta, policy).filter((id) => {
+    const summary = index.get(id);
+    return (
+      removed.has(id) ||
+      (summary !== undefined && coversIdsOf(summary).some((covered) => removed.has(covered)))
+    );
+  });
+  const metaAfter = retire(session.meta, retiredSummaryIds, policy);
+  const headMoves = session.headId !== null && removed.has(session.headId);
+
+  return {
+    ids,
+    forkPointId: forkPoint.id,
+    headAfter: headMoves ? forkPoint.id : session.headId,
+    headMoves,
+    retiredSummaryIds,
+    ...(metaAfter !== session.meta ? { metaAfter } : {}),
+  };
+}
