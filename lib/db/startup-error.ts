@@ -11,8 +11,12 @@ export function describeStartupError(error: unknown, url: string): string {
   }
   if (databaseKindOf(url) === "postgresql") {
     const where = safeLocation(url);
-    if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|timeout/i.test(text)) {
-      return `cannot reach PostgreSQL at ${where} (${firstMatch(text, /(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|timeout[^\n]*)/i)}); is the server running and DATABASE_URL right?`;
+    if (
+      /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|timeout|Can't reach database server/i.test(
+        text,
+      )
+    ) {
+      return `cannot reach PostgreSQL at ${where} (${firstMatch(text, /(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|timeout[^\n]*|no answer)/i)}); is the server running and DATABASE_URL right?`;
     }
     if (/does not exist/i.test(text)) {
       return `PostgreSQL at ${where}: ${firstLine(text)}; create it first (createdb)`;

@@ -1,6 +1,13 @@
+import { Compactor } from "../compaction/compactor";
 import { config, type Config } from "../config/env";
 import { openDatabase, type Database } from "../db/client";
+import { Dispatcher } from "../dispatcher/dispatcher";
+import { LocalBus } from "../events/local-bus";
+import { PgBus } from "../events/pg-bus";
+import type { EventBus } from "../events/session-event";
 import { newNodeId, newSessionId } from "../ids";
+import { createProviders, type Providers } from "../llm/provider-factory";
+import { countTokens } from "../llm/tokens";
 import { SessionStore } from "../store/session-store";
 
 /** Everything a request handler needs, built once per server process. */
@@ -8,6 +15,10 @@ export interface Services {
   readonly config: Config;
   readonly database: Database;
   readonly store: SessionStore;
+  readonly bus: EventBus;
+  readonly providers: Providers;
+  readonly compactor: Compactor;
+  readonly dispatcher: Dispatcher;
 }
 
 // Cached on globalThis so Next's dev-mode module reloads reuse one connection pool.
@@ -26,7 +37,27 @@ async function build(): Promise<Services> {
   // A SQLite file has one writer process: at its start no reply can still be streaming.
   // On PostgreSQL other instances may be streaming, so only expired leases are sealed.
   await store.sealOrphans({ everything: database.kind === "sqlite" });
-  return { config: cfg, database, store };
+  const bus: EventBus =
+    database.kind === "postgresql" ? await PgBus.connect(cfg.databaseUrl) : new LocalBus();
+  const providers = createProviders(cfg);
+  const count = (text: string, model?: string) => countTokens(text, model);
+  const compactor = new Compactor({
+    store,
+    bus,
+    providers,
+    count,
+    serverWindow: cfg.contextWindow,
+    serverKeepRecentTokens: cfg.keepRecentTokens,
+  });
+  const dispatcher = new Dispatcher({
+    store,
+    bus,
+    providers,
+    config: cfg,
+    count,
+    compaction: compactor,
+  });
+  return { config: cfg, database, store, bus, providers, compactor, dispatcher };
 }
 
 export function services(): Promise<Services> {

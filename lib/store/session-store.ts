@@ -9,8 +9,11 @@ import type {
   SessionMeta,
   SessionRecord,
 } from "../engine/types";
+import { shouldAdvanceHead } from "../engine/should-advance-head";
+import { isSideLeafKind } from "../engine/side-leaf";
 import { encodeJson, encodeReads, nodeFromRow, sessionFromRow, type NodeRow } from "./codec";
 import { withWriteRetry } from "./write-retry";
+import type { ImportPlan } from "../portability/ledger-file";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -38,6 +41,17 @@ export interface AppendInput {
   readonly leaseMs?: number;
   /** Refuse with `turn_in_progress` while another reply of the session is streaming. */
   readonly exclusive?: boolean;
+  /**
+   * The explicit fork move (a send under `parentId`, a retry, an edit): HEAD moves to this
+   * node even though it does not extend HEAD's chain — in the same transaction as the insert.
+   * Ignored when the turn's policy is `advanceHead = false`.
+   */
+  readonly forkMovesHead?: boolean;
+  /**
+   * Rewrites the session's meta in the same transaction, given the new node (a compaction's
+   * summary moves `_last_summary_id` / `_last_summary_text` atomically with its insert).
+   */
+  readonly metaAfter?: (meta: SessionMeta, node: LedgerNode) => SessionMeta;
 }
 
 export interface AppendResult {
@@ -50,6 +64,8 @@ export interface SealInput {
   readonly content: string;
   readonly tokenCount: Tokens;
   readonly metadata?: NodeMetadata;
+  /** The prompt that actually produced the reply (a reactive retry re-renders it). */
+  readonly reads?: readonly NodeId[];
 }
 
 export interface SessionPage {
@@ -111,6 +127,43 @@ export class SessionStore {
           reads: "[]",
           createdAt: now,
         },
+      });
+    });
+    return this.getSession(id);
+  }
+
+  /** Writes an imported ledger (already re-ided and checked) as one new session. */
+  async importSession(plan: ImportPlan): Promise<SessionRecord> {
+    const id = this.deps.newSessionId();
+    const now = this.deps.now();
+    await this.db.$transaction(async (tx) => {
+      await tx.session.create({
+        data: {
+          id,
+          title: plan.title,
+          headId: plan.headId,
+          rootId: plan.rootId,
+          meta: encodeJson(plan.meta),
+          nextSeq: plan.nodes.length,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      await tx.node.createMany({
+        data: plan.nodes.map((n) => ({
+          id: n.id,
+          sessionId: id,
+          predecessorId: n.predecessorId,
+          seq: n.seq,
+          kind: n.kind,
+          content: n.content,
+          status: n.status,
+          callerId: n.callerId,
+          metadata: encodeJson(n.metadata),
+          reads: encodeReads(n.reads),
+          tokenCount: n.tokenCount,
+          createdAt: new Date(n.createdAt),
+        })),
       });
     });
     return this.getSession(id);
@@ -283,12 +336,34 @@ export class SessionStore {
           createdAt: now,
         },
       });
-      // §5: the chain-extension rule, the one HEAD write besides setHead.
-      const headMoved = input.advanceHead && session.headId === predecessorId;
-      if (headMoved)
-        await tx.session.update({ where: { id: input.sessionId }, data: { headId: id } });
-      return { node: nodeFromRow(row), headMoved };
+      // §5: the chain-extension rule (or the user's explicit fork), decided by the engine.
+      const headMoved =
+        shouldAdvanceHead({
+          currentHeadId: session.headId === null ? null : asNodeId(session.headId),
+          node: { kind: input.kind, predecessorId },
+          advanceHead: input.advanceHead,
+        }) ||
+        (input.advanceHead && input.forkMovesHead === true && !isSideLeafKind(input.kind));
+      const node = nodeFromRow(row);
+      const meta = input.metaAfter
+        ? encodeJson(input.metaAfter(sessionFromRow(session).meta, node))
+        : undefined;
+      if (headMoved || meta !== undefined) {
+        await tx.session.update({
+          where: { id: input.sessionId },
+          data: { ...(headMoved ? { headId: id } : {}), ...(meta !== undefined ? { meta } : {}) },
+        });
+      }
+      return { node, headMoved };
     });
+  }
+
+  /** True while a reply of the session streams under a live lease. */
+  async hasLiveStream(sessionId: SessionId): Promise<boolean> {
+    const n = await this.db.node.count({
+      where: { sessionId, status: "streaming", leaseUntil: { gt: this.deps.now() } },
+    });
+    return n > 0;
   }
 
   /** Writes the text streamed so far into a streaming node and renews its lease. */
@@ -314,6 +389,7 @@ export class SessionStore {
       tokenCount: input.tokenCount,
       leaseUntil: null,
       ...(input.metadata ? { metadata: encodeJson(input.metadata) } : {}),
+      ...(input.reads ? { reads: encodeReads(input.reads) } : {}),
     };
     const { count } = await this.db.node.updateMany({
       where: { id: nodeId, sessionId, status: "streaming" },

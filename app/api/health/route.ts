@@ -6,14 +6,15 @@ export const dynamic = "force-dynamic";
 
 export function GET() {
   return handle(async () => {
-    const { database, config } = await services();
+    const { database, providers } = await services();
     await database.db.$queryRawUnsafe("SELECT 1");
     const migrations = await migrationState(database);
     return Response.json({
       ok: migrations === "up to date",
       db: database.kind,
       migrations,
-      model: config.openai ? "openai-compatible" : "offline",
+      model: providers.describe().kind,
+      modelLabel: providers.describe().label,
     });
   });
 }

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { errorResponse, handle, readJson } from "@/lib/http/respond";
+import { nodeIdField, sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { sseResponse } from "@/lib/http/sse";
+import { services } from "@/lib/server/services";
+import type { ErrorCode } from "@/lib/engine/errors";
+
+export const dynamic = "force-dynamic";
+
+const body = z.object({
+  content: z.string().optional(),
+  parentId: nodeIdField.optional(),
+  mode: z.enum(["send", "retry", "edit"]).default("send"),
+  targetId: nodeIdField.optional(),
+  stream: z.boolean().default(true),
+});
+
+/**
+ * Runs a turn. The SSE form streams `node`, `delta`, then `done` or `error`; `"stream":
+ * false` answers the finished `{user, reply}`. Closing the request is the user's Stop: the
+ * reply is sealed `interrupted` with the text streamed so far.
+ */
+export function POST(req: Request, ctx: RouteContext<"id">) {
+  return handle(async () => {
+    const sessionId = sessionIdParam((await ctx.params).id);
+    const input = await readJson(req, body);
+    const { dispatcher } = await services();
+    const turn = dispatcher.turn({
+      sessionId,
+      mode: input.mode,
+      content: input.content,
+      parentId: input.parentId,
+      targetId: input.targetId,
+      signal: req.signal,
+    });
+
+    if (!input.stream) {
+      let step = await turn.next();
+      while (!step.done) step = await turn.next();
+      const { user, reply } = step.value;
+      const error = reply.metadata.error;
+      if (reply.status === "error" && error) {
+        return Response.json(
+          { error: { code: error.code, message: error.message }, user, reply },
+          { status: errorResponse(error.code as ErrorCode, error.message).status },
+        );
+      }
+      return Response.json({ user, reply });
+    }
+
+    // Validation and the first write happen before the first event: a rejected turn
+    // answers a plain JSON error, not a stream.
+    const first = await turn.next();
+    return sseResponse(async (send) => {
+      let step = first;
+      while (!step.done) {
+        const event = step.value;
+        switch (event.type) {
+          case "node":
+            send("node", event.node);
+            break;
+          case "delta":
+            send("delta", { id: event.id, text: event.text });
+            break;
+          case "done":
+            send("done", { node: event.node });
+            break;
+          case "error":
+            send("error", { code: event.code, message: event.message, node: event.node });
+            break;
+        }
+        step = await turn.next();
+      }
+    });
+  });
+}

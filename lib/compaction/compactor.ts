@@ -1,0 +1,244 @@
+import { acceptSummary } from "../engine/accept-summary";
+import { activeSummaryIds } from "../engine/active-summaries";
+import { autoCompactDecision } from "../engine/auto-compact-decision";
+import { latchAfterFailure, type AutoCompactLatch } from "../engine/auto-compact-latch";
+import { contextTokens } from "../engine/context-tokens";
+import { EngineError } from "../engine/errors";
+import type { NodeId, Tokens } from "../engine/ids";
+import { metaAfterCompaction } from "../engine/meta-after-compaction";
+import { planCompaction, type CompactionWork } from "../engine/plan-compaction";
+import { renderContext, type RenderedContext } from "../engine/render-context";
+import { resolveBudget, type Budget } from "../engine/resolve-budget";
+import { summaryDraft } from "../engine/summary-draft";
+import { turnsSinceCompaction } from "../engine/turns-since-compaction";
+import type { CompactionTrigger, LedgerNode, SessionMeta, SessionRecord } from "../engine/types";
+import type { EventBus } from "../events/session-event";
+import { isProviderError } from "../llm/provider-error";
+import type { Providers } from "../llm/provider-factory";
+import { lookupModel } from "../llm/model-registry";
+import type { SessionStore } from "../store/session-store";
+import type { TurnCompaction } from "../dispatcher/run-turn";
+import { summarizeInChunks } from "./summarize-in-chunks";
+
+export interface CompactorDeps {
+  readonly store: SessionStore;
+  readonly bus: EventBus;
+  readonly providers: Providers;
+  readonly count: (text: string, model?: string) => Tokens;
+  /** SPINDLE_CONTEXT_WINDOW / SPINDLE_KEEP_RECENT_TOKENS. */
+  readonly serverWindow?: number | undefined;
+  readonly serverKeepRecentTokens?: number | undefined;
+}
+
+/** POST .../compact's answer (product.md §4). */
+export interface CompactResult {
+  readonly summary: LedgerNode | null;
+  readonly notice: string | null;
+  readonly coveredCount: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+}
+
+/** Where the failure latch of auto-compaction lives in session meta. */
+const LATCH_KEY = "_auto_compact_latch";
+
+/**
+ * The one compaction pipeline of compaction.md §4, for `/compact`, auto-compaction before a
+ * turn and reactive compaction on a context overflow. It writes exactly one summary node and
+ * moves `_last_summary_id` / `_last_summary_text` with it, atomically; it never moves HEAD.
+ */
+export class Compactor implements TurnCompaction {
+  constructor(private readonly deps: CompactorDeps) {}
+
+  /** The token budget a session runs under (registry window, env and session overrides). */
+  budgetOf(session: SessionRecord): Budget {
+    const model = session.meta.settings?.model ?? this.deps.providers.chat.model;
+    return resolveBudget({
+      settings: session.meta.settings,
+      modelWindow: lookupModel(model).contextWindow,
+      serverWindow: this.deps.serverWindow,
+      serverKeepRecentTokens: this.deps.serverKeepRecentTokens,
+    });
+  }
+
+  /** Compacts the rendered view of `headId` (default: HEAD). */
+  async compact(
+    session: SessionRecord,
+    headId: NodeId | null = session.headId,
+    trigger: CompactionTrigger = "manual",
+  ): Promise<CompactResult> {
+    if (headId === null) throw new EngineError("invalid_ledger", "The session has no HEAD.");
+    const { bus } = this.deps;
+    bus.publish(session.id, { type: "compaction_started", headId });
+    try {
+      const { spine, rendering, active } = await this.view(session, headId);
+      const plan = planCompaction({
+        spine,
+        rendering,
+        activeSummary: active,
+        keepRecentTokens: this.budgetOf(session).keepRecentTokens,
+      });
+      if (plan.kind === "notice") {
+        bus.publish(session.id, { type: "notice", message: plan.message });
+        return {
+          summary: null,
+          notice: plan.message,
+          coveredCount: 0,
+          tokensBefore: plan.tokensBefore,
+          tokensAfter: plan.tokensBefore,
+        };
+      }
+      const { node, tokensAfter } = await this.summarizeAndPersist(session, plan, trigger);
+      bus.publish(session.id, { type: "node_appended", node });
+      bus.publish(session.id, {
+        type: "compaction_finished",
+        summary_id: node.id,
+        coveredCount: plan.coversIds.length,
+        tokensBefore: plan.tokensBefore,
+        tokensAfter,
+      });
+      return {
+        summary: node,
+        notice: null,
+        coveredCount: plan.coversIds.length,
+        tokensBefore: plan.tokensBefore,
+        tokensAfter,
+      };
+    } catch (e) {
+      const failure = asCompactionError(e);
+      bus.publish(session.id, {
+        type: "compaction_failed",
+        code: failure.code,
+        message: failure.message,
+      });
+      throw failure;
+    }
+  }
+
+  /** Auto-compaction before a turn, at ≥ 80% of the window, with its guards. */
+  async beforeTurn(
+    session: SessionRecord,
+    parentId: NodeId,
+    newMessageTokens: number,
+  ): Promise<void> {
+    const budget = this.budgetOf(session);
+    const { rendering, active } = await this.view(session, parentId);
+    const renderedTokens = contextTokens(rendering.messages);
+    const latch = (session.meta[LATCH_KEY] as AutoCompactLatch | undefined) ?? null;
+    const decision = autoCompactDecision({
+      enabled: budget.autoCompact,
+      renderedTokens,
+      newMessageTokens,
+      reservedOutput: budget.reservedOutput,
+      window: budget.window,
+      compactedThisTurn: false,
+      latch,
+      turnsSinceCompaction: turnsSinceCompaction(rendering, active),
+    });
+    if (decision.kind === "thrash") {
+      this.deps.bus.publish(session.id, { type: "notice", message: decision.message });
+      return;
+    }
+    if (decision.kind !== "compact") return;
+    try {
+      await this.compact(session, parentId, "auto");
+      if (latch) await this.deps.store.updateMeta(session.id, (m) => withoutLatch(m));
+    } catch (e) {
+      // A failed auto-compaction never blocks the turn; it latches until the context grew.
+      const message = e instanceof Error ? e.message : String(e);
+      this.deps.bus.publish(session.id, {
+        type: "notice",
+        message: `Auto-compaction failed (${message}); the turn continues uncompacted.`,
+      });
+      await this.deps.store.updateMeta(session.id, (m) => ({
+        ...m,
+        [LATCH_KEY]: latchAfterFailure(renderedTokens),
+      }));
+    }
+  }
+
+  /** Reactive compaction after a context overflow; true when the turn may retry once. */
+  async onOverflow(session: SessionRecord, parentId: NodeId): Promise<boolean> {
+    try {
+      const result = await this.compact(session, parentId, "reactive");
+      return result.summary !== null;
+    } catch {
+      return false;
+    }
+  }
+
+  private async view(
+    session: SessionRecord,
+    headId: NodeId,
+  ): Promise<{ spine: LedgerNode[]; rendering: RenderedContext; active: LedgerNode | null }> {
+    const [spine, summaries] = await Promise.all([
+      this.deps.store.spine(session.id, headId),
+      this.deps.store.nodesById(session.id, activeSummaryIds(session.meta)),
+    ]);
+    const activeSummaries = summaries.filter((n) => n.kind === "summary");
+    return {
+      spine,
+      rendering: renderContext({ spine, activeSummaries }),
+      active: activeSummaries[0] ?? null,
+    };
+  }
+
+  private async summarizeAndPersist(
+    session: SessionRecord,
+    plan: CompactionWork,
+    trigger: CompactionTrigger,
+  ): Promise<{ node: LedgerNode; tokensAfter: number }> {
+    const model = this.deps.providers.summaryModel;
+    const window = lookupModel(model).contextWindow;
+    const text = await summarizeInChunks({
+      summarizer: this.deps.providers.summarizer,
+      plan,
+      summarizerWindow: this.deps.serverWindow ?? window,
+      budget: summaryBudget(this.budgetOf(session)),
+      count: (t) => this.deps.count(t, model),
+    });
+    const tokenCount = this.deps.count(text, model);
+    const verdict = acceptSummary(plan, { text, tokenCount });
+    if (!verdict.accept) {
+      throw new EngineError(
+        verdict.reason === "empty" ? "compaction_failed" : "summary_not_smaller",
+        verdict.reason === "empty"
+          ? "The summariser returned an empty summary; nothing was written."
+          : `The summary would not shrink the context (${plan.tokensBefore} → ${verdict.tokensAfter} tokens); nothing was written.`,
+      );
+    }
+    const draft = summaryDraft(plan, { text, tokenCount, trigger, model });
+    const { node } = await this.deps.store.append({
+      sessionId: session.id,
+      ...draft,
+      metaAfter: (meta, summary) =>
+        withoutLatch(metaAfterCompaction(meta, summary.id, summary.content)),
+    });
+    return { node, tokensAfter: verdict.tokensAfter };
+  }
+}
+
+/** The summary may use a tenth of the window, at least 256 tokens, at most 4,096. */
+function summaryBudget(budget: Budget): number {
+  return Math.max(256, Math.min(4_096, Math.floor(budget.window * 0.1)));
+}
+
+function withoutLatch(meta: SessionMeta): SessionMeta {
+  if (!(LATCH_KEY in meta)) return meta;
+  const { [LATCH_KEY]: _dropped, ...rest } = meta;
+  return rest;
+}
+
+function asCompactionError(e: unknown): EngineError {
+  if (e instanceof EngineError) return e;
+  if (isProviderError(e)) {
+    return new EngineError("compaction_failed", `The summariser failed: ${e.message}`, {
+      providerCode: e.code,
+    });
+  }
+  console.error("[spindle] compaction failed", e);
+  return new EngineError(
+    "compaction_failed",
+    "Compaction failed on the server; nothing was written.",
+  );
+}

@@ -1,0 +1,321 @@
+import { randomUUID } from "node:crypto";
+import type { Config } from "../config/env";
+import { buildGraph, type GraphView } from "../engine/build-graph";
+import { createLedgerIndex } from "../engine/ledger-index";
+import { planDeleteBranch } from "../engine/plan-delete-branch";
+import { checkoutTarget } from "../engine/checkout-target";
+import { EngineError } from "../engine/errors";
+import type { NodeId, SessionId, Tokens } from "../engine/ids";
+import { planTurn, type TurnMode } from "../engine/plan-turn";
+import type { RenderedContext } from "../engine/render-context";
+import { rewindTarget } from "../engine/rewind-target";
+import type { LedgerNode, SessionRecord } from "../engine/types";
+import { validateContent } from "../engine/validate-content";
+import type { EventBus } from "../events/session-event";
+import type { Providers } from "../llm/provider-factory";
+import type { SessionStore } from "../store/session-store";
+import { loadRendering } from "./context";
+import { streamReply, type TurnCompaction, type TurnEvent } from "./run-turn";
+import { TurnWriter } from "./turn-writer";
+
+export interface DispatcherDeps {
+  readonly store: SessionStore;
+  readonly bus: EventBus;
+  readonly providers: Providers;
+  readonly config: Pick<Config, "maxMessageChars">;
+  readonly count: (text: string, model?: string) => Tokens;
+  readonly compaction?: TurnCompaction;
+  /** Streaming replies are written at most this often. */
+  readonly flushMs?: number;
+  readonly keepAliveMs?: number;
+  readonly leaseMs?: number;
+}
+
+export interface TurnInput {
+  readonly sessionId: SessionId;
+  readonly mode: TurnMode;
+  readonly content?: string | undefined;
+  readonly parentId?: NodeId | undefined;
+  readonly targetId?: NodeId | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** The sub-agent tool's name, offered to tool-calling models and run by `/task`. */
+export const TASK_TOOL = "task";
+
+export interface SpawnInput {
+  readonly sessionId: SessionId;
+  readonly prompt: string;
+  readonly callerId?: NodeId | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface SpawnResult {
+  readonly caller: LedgerNode;
+  /** The first node the task wrote; its `callerId` is the caller. */
+  readonly branchRootId: NodeId;
+  readonly result: LedgerNode;
+}
+
+export interface TurnResult {
+  readonly user: LedgerNode | null;
+  readonly reply: LedgerNode;
+}
+
+/**
+ * The operations of product.md §3, shared by route handlers, server actions and tests.
+ * Validation happens before the first write, so a rejected request leaves nothing behind.
+ */
+export class Dispatcher {
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  get store(): SessionStore {
+    return this.deps.store;
+  }
+
+  /** The model a session talks to: its `/model` setting, else the server's. */
+  modelOf(session: SessionRecord): string {
+    return session.meta.settings?.model ?? this.deps.providers.chat.model;
+  }
+
+  writer(sessionId: SessionId, advanceHead: boolean, model?: string): TurnWriter {
+    return new TurnWriter(
+      {
+        store: this.deps.store,
+        bus: this.deps.bus,
+        count: (text) => this.deps.count(text, model),
+        leaseMs: this.deps.leaseMs ?? 30_000,
+      },
+      sessionId,
+      advanceHead,
+    );
+  }
+
+  /**
+   * A turn (send, retry or edit) as a stream of events: the user node, the reply
+   * placeholder, deltas, then `done` or `error`. HEAD follows the reply.
+   */
+  async *turn(input: TurnInput): AsyncGenerator<TurnEvent, TurnResult> {
+    const { store } = this.deps;
+    const session = await store.getSession(input.sessionId);
+    const content =
+      input.mode === "retry"
+        ? undefined
+        : validateContent(input.content ?? "", this.deps.config.maxMessageChars);
+    const lookup = await this.prefetch(session, [input.parentId, input.targetId]);
+    const plan = planTurn({
+      sessionId: session.id,
+      mode: input.mode,
+      headId: session.headId,
+      parentId: input.parentId,
+      targetId: input.targetId,
+      advanceHead: true,
+      turnInProgress: await store.hasLiveStream(session.id),
+      getNode: (id) => lookup.get(id),
+    });
+    const model = this.modelOf(session);
+    const writer = this.writer(session.id, true, model);
+
+    let user: LedgerNode | null = null;
+    let replyParent = plan.predecessorId;
+    if (plan.writesUserNode && content !== undefined) {
+      await this.deps.compaction?.beforeTurn(
+        session,
+        plan.predecessorId,
+        this.deps.count(content, model),
+      );
+      user = await writer.appendUser(plan.predecessorId, content, {
+        exclusive: true,
+        forkMovesHead: plan.forkMovesHead,
+      });
+      yield { type: "node", node: user };
+      replyParent = user.id;
+    }
+    const reply = yield* streamReply({
+      store,
+      provider: this.deps.providers.chat,
+      writer,
+      session: await store.getSession(session.id),
+      model,
+      parentId: replyParent,
+      signal: input.signal,
+      compaction: this.deps.compaction,
+      flushMs: this.deps.flushMs ?? 250,
+      keepAliveMs: this.deps.keepAliveMs ?? 5_000,
+      ...(plan.writesUserNode ? {} : { forkMovesHead: plan.forkMovesHead, exclusive: true }),
+    });
+    return { user, reply };
+  }
+
+  /** Runs a turn to its end (the `"stream": false` form). */
+  async runTurn(input: TurnInput): Promise<TurnResult> {
+    const it = this.turn(input);
+    for (;;) {
+      const step = await it.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * A same-session sub-agent turn (compaction.md §5). Its branch opens from the caller node
+   * and every write in it is head-neutral; the result returns to the caller as a `tool`
+   * node. Without `callerId` this is the manual function-run of `/task`: an assistant
+   * tool-call node is written at HEAD first (a user-initiated move).
+   */
+  async spawn(input: SpawnInput): Promise<SpawnResult> {
+    const { store } = this.deps;
+    const prompt = validateContent(input.prompt, this.deps.config.maxMessageChars);
+    const session = await store.getSession(input.sessionId);
+    const model = this.modelOf(session);
+    const outer = this.writer(session.id, true, model);
+    let caller: LedgerNode;
+    let toolCallId: string;
+    if (input.callerId) {
+      caller = await store.node(session.id, input.callerId);
+      const call = caller.metadata.tool_calls?.find((c) => c.name === TASK_TOOL);
+      if (caller.kind !== "assistant" || !call) {
+        throw new EngineError(
+          "invalid_target",
+          `Node ${caller.id} is not an assistant turn that called the ${TASK_TOOL} tool.`,
+        );
+      }
+      toolCallId = call.id;
+    } else {
+      if (await store.hasLiveStream(session.id)) {
+        throw new EngineError("turn_in_progress");
+      }
+      toolCallId = `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+      caller = await outer.appendAssistant("head", "", {
+        tool_calls: [{ id: toolCallId, name: TASK_TOOL, arguments: JSON.stringify({ prompt }) }],
+        manual: true,
+      });
+    }
+    const inner = outer.spawned();
+    const branchRoot = await inner.appendUser(caller.id, prompt, { callerId: caller.id });
+    const replyStream = streamReply({
+      store,
+      provider: this.deps.providers.chat,
+      writer: inner,
+      session: await store.getSession(session.id),
+      model,
+      parentId: branchRoot.id,
+      callerId: caller.id,
+      signal: input.signal,
+      flushMs: this.deps.flushMs ?? 250,
+      keepAliveMs: this.deps.keepAliveMs ?? 5_000,
+    });
+    let reply: LedgerNode | undefined;
+    for (;;) {
+      const step = await replyStream.next();
+      if (step.done) {
+        reply = step.value;
+        break;
+      }
+    }
+    const text =
+      reply.status === "complete"
+        ? reply.content
+        : `The sub-agent's reply ended ${reply.status}${reply.metadata.error ? `: ${reply.metadata.error.message}` : ""}.\n\n${reply.content}`;
+    const result = await outer.appendTool(caller.id, text, {
+      callerId: caller.id,
+      toolCallId,
+      reads: [reply.id],
+    });
+    return { caller, branchRootId: branchRoot.id, result };
+  }
+
+  /** A cross-session send: a turn at the target session's own HEAD, which it advances. */
+  async sendToSession(input: {
+    sourceSessionId: SessionId;
+    targetSessionId: SessionId;
+    content: string;
+    signal?: AbortSignal;
+  }): Promise<TurnResult> {
+    await this.deps.store.getSession(input.sourceSessionId);
+    return this.runTurn({
+      sessionId: input.targetSessionId,
+      mode: "send",
+      content: input.content,
+      signal: input.signal,
+    });
+  }
+
+  /** HEAD to any conversation node of the session (the transcript follows). */
+  async checkout(sessionId: SessionId, nodeId: NodeId): Promise<SessionRecord> {
+    const session = await this.deps.store.getSession(sessionId);
+    const lookup = await this.prefetch(session, [nodeId]);
+    checkoutTarget(session.id, nodeId, (id) => lookup.get(id));
+    return this.moveHead(session.id, nodeId);
+  }
+
+  /** HEAD back to an earlier node of its own spine. */
+  async rewind(sessionId: SessionId, nodeId: NodeId): Promise<SessionRecord> {
+    const session = await this.deps.store.getSession(sessionId);
+    await this.deps.store.node(session.id, nodeId);
+    const spine = session.headId ? await this.deps.store.spine(session.id, session.headId) : [];
+    const lookup = new Map(spine.map((n) => [n.id, n] as const));
+    if (!lookup.has(nodeId)) lookup.set(nodeId, await this.deps.store.node(session.id, nodeId));
+    rewindTarget({
+      sessionId: session.id,
+      headId: session.headId,
+      targetId: nodeId,
+      getNode: (id) => lookup.get(id),
+    });
+    return this.moveHead(session.id, nodeId);
+  }
+
+  /** What the model would read from `headId` (default: HEAD). */
+  async context(sessionId: SessionId, headId?: NodeId): Promise<RenderedContext> {
+    const session = await this.deps.store.getSession(sessionId);
+    const head = headId ?? session.headId;
+    if (!head) throw new EngineError("invalid_ledger", "The session has no HEAD.");
+    return loadRendering(this.deps.store, session, head);
+  }
+
+  /** The graph wire contract (compaction.md §6): every node plus coverage and spine marks. */
+  async graph(sessionId: SessionId): Promise<GraphView> {
+    const session = await this.deps.store.getSession(sessionId);
+    return buildGraph(session, await this.deps.store.nodes(session.id));
+  }
+
+  /**
+   * Deletes the branch whose tip is `tipId`: the nodes only that branch holds and what hangs
+   * off them. HEAD moves to the fork point when it was on the removed part.
+   */
+  async deleteBranch(sessionId: SessionId, tipId: NodeId): Promise<SessionRecord> {
+    const session = await this.deps.store.getSession(sessionId);
+    await this.deps.store.node(session.id, tipId);
+    const index = createLedgerIndex(await this.deps.store.nodes(session.id));
+    const plan = planDeleteBranch({ session, index, tipId });
+    const after = await this.deps.store.removeNodes({
+      sessionId: session.id,
+      ids: plan.ids,
+      headAfter: plan.headAfter,
+      ...(plan.metaAfter ? { metaAfter: plan.metaAfter } : {}),
+    });
+    this.deps.bus.publish(session.id, { type: "nodes_removed", ids: plan.ids });
+    if (after.headId && after.headId !== session.headId) {
+      this.deps.bus.publish(session.id, { type: "head_moved", headId: after.headId });
+    }
+    return after;
+  }
+
+  private async moveHead(sessionId: SessionId, nodeId: NodeId): Promise<SessionRecord> {
+    const session = await this.deps.store.setHead(sessionId, nodeId);
+    this.deps.bus.publish(sessionId, { type: "head_moved", headId: nodeId });
+    return session;
+  }
+
+  /** The nodes a decision needs (HEAD, the named ids and their predecessors), by id. */
+  private async prefetch(
+    session: SessionRecord,
+    ids: readonly (NodeId | undefined)[],
+  ): Promise<Map<NodeId, LedgerNode>> {
+    const wanted = ids.filter((id): id is NodeId => id !== undefined);
+    if (session.headId) wanted.push(session.headId);
+    const first = await this.deps.store.nodesById(session.id, wanted);
+    const preds = first.flatMap((n) => (n.predecessorId ? [n.predecessorId] : []));
+    const second = await this.deps.store.nodesById(session.id, preds);
+    return new Map([...first, ...second].map((n) => [n.id, n] as const));
+  }
+}

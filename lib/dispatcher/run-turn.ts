@@ -1,0 +1,164 @@
+import { EngineError } from "../engine/errors";
+import type { NodeId } from "../engine/ids";
+import type { LedgerNode, NodeMetadata, SessionRecord } from "../engine/types";
+import { isProviderError } from "../llm/provider-error";
+import type { ChatProvider, FinishReason, Usage } from "../llm/types";
+import type { SessionStore } from "../store/session-store";
+import { loadRendering, toChatMessages } from "./context";
+import { StreamBuffer } from "./stream-buffer";
+import type { TurnWriter } from "./turn-writer";
+
+/** What a turn streams to its caller (the SSE form of POST .../turns). */
+export type TurnEvent =
+  | { readonly type: "node"; readonly node: LedgerNode }
+  | { readonly type: "delta"; readonly id: NodeId; readonly text: string }
+  | { readonly type: "done"; readonly node: LedgerNode }
+  | {
+      readonly type: "error";
+      readonly code: string;
+      readonly message: string;
+      readonly node?: LedgerNode;
+    };
+
+/** Compaction's part in a turn (lib/compaction): before it, and on a context overflow. */
+export interface TurnCompaction {
+  /** Compacts the branch ending at `parentId` when the budget says so; head-neutral. */
+  beforeTurn(session: SessionRecord, parentId: NodeId, newMessageTokens: number): Promise<void>;
+  /** After `provider_overflow`: compacts the branch; true when the turn may retry once. */
+  onOverflow(session: SessionRecord, parentId: NodeId): Promise<boolean>;
+}
+
+export interface ReplyOptions {
+  readonly store: SessionStore;
+  readonly provider: ChatProvider;
+  readonly writer: TurnWriter;
+  readonly session: SessionRecord;
+  readonly model: string;
+  /** The node the reply answers (a user turn or a tool result). */
+  readonly parentId: NodeId;
+  readonly callerId?: NodeId | null;
+  readonly signal?: AbortSignal | undefined;
+  readonly compaction?: TurnCompaction | undefined;
+  readonly flushMs: number;
+  readonly keepAliveMs: number;
+  /** A retry opens its fork with the reply itself. */
+  readonly forkMovesHead?: boolean;
+  readonly exclusive?: boolean;
+}
+
+const USER_FACING: Record<string, string> = {
+  provider_overflow:
+    "The conversation no longer fits the model's context window, even after compaction. " +
+    "Start a new branch from an earlier message, run /compact, or pick a model with a larger window.",
+};
+
+/**
+ * Streams one reply under `parentId`: renders what the model reads, opens the placeholder
+ * (stamping the rendering's ids as `reads`), streams, and seals it once — `complete`,
+ * `interrupted` (the user's Stop) or `error` (partial text kept). A context overflow before
+ * the first token triggers one reactive compaction and one retry.
+ */
+export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEvent, LedgerNode> {
+  const { store, writer, session, parentId } = options;
+  let rendered = await loadRendering(store, session, parentId);
+  const reply = await writer.openReply(parentId, {
+    reads: rendered.ids,
+    metadata: { model: options.model },
+    callerId: options.callerId ?? null,
+    ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
+    ...(options.exclusive ? { exclusive: true } : {}),
+  });
+  yield { type: "node", node: reply };
+
+  const buffer = new StreamBuffer({
+    flushMs: options.flushMs,
+    keepAliveMs: options.keepAliveMs,
+    write: (text) => writer.fill(reply.id, text),
+    onFlush: (chunk) => writer.publishDelta(reply.id, chunk),
+  });
+  buffer.start();
+
+  let finish: FinishReason | undefined;
+  let usage: Usage | undefined;
+  let toolCalls: NodeMetadata["tool_calls"];
+  let failure: { code: string; message: string } | undefined;
+  let retried = false;
+  try {
+    for (;;) {
+      try {
+        for await (const event of options.provider.stream({
+          messages: toChatMessages(rendered),
+          model: options.model,
+          ...(options.signal ? { signal: options.signal } : {}),
+        })) {
+          switch (event.type) {
+            case "text":
+              buffer.append(event.text);
+              yield { type: "delta", id: reply.id, text: event.text };
+              break;
+            case "tool_calls":
+              toolCalls = event.calls;
+              break;
+            case "usage":
+              usage = event.usage;
+              break;
+            case "finish":
+              finish = event.reason;
+              break;
+            case "tool_call_delta":
+            case "retry":
+              break;
+          }
+        }
+        break;
+      } catch (e) {
+        if (
+          isProviderError(e) &&
+          e.code === "provider_overflow" &&
+          buffer.content === "" &&
+          !retried &&
+          options.compaction
+        ) {
+          retried = true;
+          const fresh = await store.getSession(session.id);
+          if (await options.compaction.onOverflow(fresh, parentId)) {
+            rendered = await loadRendering(store, await store.getSession(session.id), parentId);
+            continue;
+          }
+        }
+        throw e;
+      }
+    }
+  } catch (e) {
+    if (isProviderError(e)) {
+      failure = { code: e.code, message: USER_FACING[e.code] ?? e.message };
+      if (e.partialText && buffer.content === "") buffer.append(e.partialText);
+    } else if (e instanceof EngineError) {
+      failure = { code: e.code, message: e.message };
+    } else {
+      console.error("[spindle] turn failed", e);
+      failure = { code: "internal", message: "The reply failed on the server." };
+    }
+  } finally {
+    await buffer.stop();
+  }
+
+  const status = failure ? "error" : finish === "aborted" ? "interrupted" : "complete";
+  const metadata: NodeMetadata = {
+    model: options.model,
+    ...(finish ? { finish_reason: finish } : {}),
+    ...(usage
+      ? { usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens } }
+      : {}),
+    ...(toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    ...(failure ? { error: failure } : {}),
+    ...(retried && !failure ? { reactive_compaction: true } : {}),
+  };
+  const sealed = await writer.seal(reply.id, status, buffer.content, metadata, rendered.ids);
+  if (failure) {
+    yield { type: "error", code: failure.code, message: failure.message, node: sealed };
+  } else {
+    yield { type: "done", node: sealed };
+  }
+  return sealed;
+}

@@ -1,0 +1,146 @@
+import type { EventBus } from "../events/session-event";
+import type { NodeId, SessionId, Tokens } from "../engine/ids";
+import type { LedgerNode, NodeMetadata } from "../engine/types";
+import type { SessionStore } from "../store/session-store";
+
+export interface TurnWriterDeps {
+  readonly store: SessionStore;
+  readonly bus: EventBus;
+  readonly count: (text: string) => Tokens;
+  /** How long a streaming reply's lease lasts between renewals. */
+  readonly leaseMs: number;
+}
+
+/**
+ * Performs every chain write a turn makes and alone applies the turn's head policy
+ * (compaction.md §5). A spawned sub-agent turn gets a writer with `advanceHead = false`, so
+ * nothing it writes — branch root, placeholder, reply, seal, error — can move HEAD.
+ */
+export class TurnWriter {
+  constructor(
+    private readonly deps: TurnWriterDeps,
+    readonly sessionId: SessionId,
+    readonly advanceHead: boolean,
+  ) {}
+
+  /** The same turn's policy, for the side branch of a spawned sub-agent. */
+  spawned(): TurnWriter {
+    return new TurnWriter(this.deps, this.sessionId, false);
+  }
+
+  async appendUser(
+    predecessorId: NodeId | "head",
+    content: string,
+    options: { callerId?: NodeId | null; exclusive?: boolean; forkMovesHead?: boolean } = {},
+  ): Promise<LedgerNode> {
+    return this.append({
+      predecessorId,
+      kind: "user",
+      content,
+      status: "complete",
+      tokenCount: this.deps.count(content),
+      callerId: options.callerId ?? null,
+      ...(options.exclusive ? { exclusive: true } : {}),
+      ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
+    });
+  }
+
+  /** A complete assistant node, e.g. the tool call of a manual `/task` run. */
+  async appendAssistant(
+    predecessorId: NodeId | "head",
+    content: string,
+    metadata: NodeMetadata,
+  ): Promise<LedgerNode> {
+    return this.append({
+      predecessorId,
+      kind: "assistant",
+      content,
+      status: "complete",
+      tokenCount: this.deps.count(content),
+      metadata,
+    });
+  }
+
+  async appendTool(
+    predecessorId: NodeId,
+    content: string,
+    options: { callerId: NodeId; toolCallId: string; reads?: readonly NodeId[] },
+  ): Promise<LedgerNode> {
+    return this.append({
+      predecessorId,
+      kind: "tool",
+      content,
+      status: "complete",
+      tokenCount: this.deps.count(content),
+      callerId: options.callerId,
+      metadata: { tool_call_id: options.toolCallId },
+      ...(options.reads ? { reads: options.reads } : {}),
+    });
+  }
+
+  /** Opens the streaming reply placeholder; its text is filled in batches, then sealed. */
+  async openReply(
+    predecessorId: NodeId,
+    options: {
+      reads: readonly NodeId[];
+      metadata: NodeMetadata;
+      callerId?: NodeId | null;
+      /** A retry: the reply itself is the fork HEAD follows, and it must run alone. */
+      forkMovesHead?: boolean;
+      exclusive?: boolean;
+    },
+  ): Promise<LedgerNode> {
+    return this.append({
+      ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
+      ...(options.exclusive ? { exclusive: true } : {}),
+      predecessorId,
+      kind: "assistant",
+      content: "",
+      status: "streaming",
+      tokenCount: this.deps.count(""),
+      reads: options.reads,
+      metadata: options.metadata,
+      callerId: options.callerId ?? null,
+      leaseMs: this.deps.leaseMs,
+    });
+  }
+
+  fill(nodeId: NodeId, content: string): Promise<void> {
+    return this.deps.store.fillStreaming(this.sessionId, nodeId, content, this.deps.leaseMs);
+  }
+
+  async seal(
+    nodeId: NodeId,
+    status: "complete" | "interrupted" | "error",
+    content: string,
+    metadata: NodeMetadata,
+    reads?: readonly NodeId[],
+  ): Promise<LedgerNode> {
+    const node = await this.deps.store.seal(this.sessionId, nodeId, {
+      status,
+      content,
+      tokenCount: this.deps.count(content),
+      metadata,
+      ...(reads ? { reads } : {}),
+    });
+    this.deps.bus.publish(this.sessionId, { type: "turn_finished", node });
+    return node;
+  }
+
+  publishDelta(id: NodeId, text: string): void {
+    this.deps.bus.publish(this.sessionId, { type: "delta", id, text });
+  }
+
+  private async append(
+    input: Omit<Parameters<SessionStore["append"]>[0], "sessionId" | "advanceHead">,
+  ): Promise<LedgerNode> {
+    const { node, headMoved } = await this.deps.store.append({
+      ...input,
+      sessionId: this.sessionId,
+      advanceHead: this.advanceHead,
+    });
+    this.deps.bus.publish(this.sessionId, { type: "node_appended", node });
+    if (headMoved) this.deps.bus.publish(this.sessionId, { type: "head_moved", headId: node.id });
+    return node;
+  }
+}

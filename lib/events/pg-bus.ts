@@ -1,0 +1,98 @@
+import pg from "pg";
+import { asSessionId, type SessionId } from "../engine/ids";
+import { LocalBus } from "./local-bus";
+import type { EventBus, SessionEvent, SessionEventListener } from "./session-event";
+
+const CHANNEL = "spindle_events";
+/** PostgreSQL's NOTIFY payload limit is 8000 bytes; stay clear of it. */
+const MAX_PAYLOAD = 7_500;
+
+interface Envelope {
+  readonly o: string;
+  readonly s: string;
+  readonly e: SessionEvent;
+}
+
+/**
+ * Events across app instances through LISTEN/NOTIFY, with no other broker. Each instance
+ * delivers its own events locally at once and ignores its own echoes from the channel.
+ */
+export class PgBus implements EventBus {
+  private readonly local = new LocalBus();
+  private readonly origin = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  private listener: pg.Client | undefined;
+  private readonly pool: pg.Pool;
+  private closed = false;
+
+  private constructor(private readonly url: string) {
+    this.pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
+  }
+
+  static async connect(url: string): Promise<PgBus> {
+    const bus = new PgBus(url);
+    await bus.listen();
+    return bus;
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on("notification", (msg) => this.receive(msg.payload));
+    client.on("error", (e) => {
+      console.error("[spindle] event listener connection lost; reconnecting", e.message);
+      this.listener = undefined;
+      if (!this.closed) setTimeout(() => void this.listen().catch(() => undefined), 1_000);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    this.listener = client;
+  }
+
+  private receive(payload: string | undefined): void {
+    if (!payload) return;
+    let env: Envelope;
+    try {
+      env = JSON.parse(payload) as Envelope;
+    } catch {
+      return;
+    }
+    if (env.o === this.origin) return;
+    this.local.publish(asSessionId(env.s), env.e);
+  }
+
+  publish(sessionId: SessionId, event: SessionEvent): void {
+    this.local.publish(sessionId, event);
+    let payload = JSON.stringify({ o: this.origin, s: sessionId, e: event } satisfies Envelope);
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD) {
+      const slim = slimmed(event);
+      if (!slim) return;
+      payload = JSON.stringify({ o: this.origin, s: sessionId, e: slim } satisfies Envelope);
+    }
+    this.pool.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((e: Error) => {
+      console.error("[spindle] could not publish an event to other instances:", e.message);
+    });
+  }
+
+  subscribe(sessionId: SessionId, listener: SessionEventListener): () => void {
+    return this.local.subscribe(sessionId, listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.listener?.end().catch(() => undefined);
+    await this.pool.end().catch(() => undefined);
+    await this.local.close();
+  }
+}
+
+/** A small stand-in for an event too large for NOTIFY: other instances refetch. */
+function slimmed(event: SessionEvent): SessionEvent | undefined {
+  switch (event.type) {
+    case "node_appended":
+    case "turn_finished":
+      return { type: "node_changed", id: event.node.id };
+    case "delta":
+      return { type: "node_changed", id: event.id };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * A Server-Sent Events response. `produce` runs to its end even when the client goes away
+ * (writes after a disconnect are dropped), so a turn always seals its reply.
+ */
+export function sseResponse(
+  produce: (send: (event: string, data: unknown) => void) => Promise<void>,
+  options: { keepAliveMs?: number } = {},
+): Response {
+  const encoder = new TextEncoder();
+  let open = true;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const write = (text: string) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          open = false;
+        }
+      };
+      const send = (event: string, data: unknown) =>
+        write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      // A comment line keeps proxies from closing a quiet stream.
+      keepAlive = setInterval(() => write(": keep-alive\n\n"), options.keepAliveMs ?? 15_000);
+      produce(send)
+        .catch((e: unknown) => {
+          console.error("[spindle] SSE producer failed", e);
+          send("error", { code: "internal", message: "The stream failed on the server." });
+        })
+        .finally(() => {
+          clearInterval(keepAlive);
+          if (open) {
+            open = false;
+            try {
+              controller.close();
+            } catch {
+              // Already closed by the client.
+            }
+          }
+        });
+    },
+    cancel() {
+      open = false;
+      clearInterval(keepAlive);
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+}

@@ -1,0 +1,81 @@
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Database } from "@/lib/db/client";
+import type { SessionStore } from "@/lib/store/session-store";
+import { asNodeId } from "@/lib/engine/ids";
+import {
+  createDatabase,
+  describeEachDatabase,
+  openTestStore,
+  type TestDatabase,
+} from "./support/databases";
+import { testDispatcher } from "./support/dispatcher";
+
+describeEachDatabase("[R-crash] a writer killed mid-stream", (kind) => {
+  let test: TestDatabase;
+  let database: Database;
+  let store: SessionStore;
+
+  beforeAll(async () => {
+    test = await createDatabase(kind);
+    ({ database, store } = await openTestStore(test));
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await test?.drop();
+  });
+
+  it("leaves the reply interrupted with its partial text after restart; earlier nodes intact", async () => {
+    const s = await store.createSession({});
+    const { dispatcher } = testDispatcher(store);
+    const before = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "warm-up" });
+    const earlier = await store.nodes(s.id);
+
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "tests/integration/support/child-writer.ts", "stream", test.url, s.id],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    const replyId = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        const m = /streaming (\S+)/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.on("exit", (code) => reject(new Error(`writer exited early (${code}): ${out}`)));
+    });
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+
+    const orphan = await store.node(s.id, asNodeId(replyId));
+    expect(orphan.status).toBe("streaming");
+    expect(orphan.content.length).toBeGreaterThan(0);
+
+    // Restart: a new process opens the store. SQLite seals every streaming node (one writer
+    // process per file); PostgreSQL seals those whose lease ran out (1 s in the child).
+    if (kind === "postgresql") await new Promise((r) => setTimeout(r, 1_200));
+    const restarted = await openTestStore(test);
+    try {
+      expect(await restarted.store.sealOrphans({ everything: kind === "sqlite" })).toBe(1);
+      const sealed = await restarted.store.node(s.id, asNodeId(replyId));
+      expect(sealed.status).toBe("interrupted");
+      expect(sealed.content).toBe(orphan.content);
+      const after = await restarted.store.nodes(s.id);
+      for (const n of earlier) expect(after.find((x) => x.id === n.id)).toEqual(n);
+      // The session is usable again: a new turn is admitted.
+      const next = await testDispatcher(restarted.store).dispatcher.runTurn({
+        sessionId: s.id,
+        mode: "send",
+        content: "still there?",
+      });
+      expect(next.reply.status).toBe("complete");
+      expect(before.reply.status).toBe("complete");
+    } finally {
+      await restarted.database.close();
+    }
+  }, 60_000);
+});
