@@ -3,6 +3,7 @@ import { tokens, type Tokens } from "./ids";
 import type { CompactionWork } from "./plan-compaction";
 import { SUMMARY_PREFIX_TOKENS } from "./render-message";
 
+/** Whether to persist a summary, and the rendered size it would leave. */
 export type SummaryVerdict =
   | { readonly accept: true; readonly tokensAfter: Tokens }
   | {

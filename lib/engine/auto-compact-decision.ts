@@ -8,6 +8,7 @@ import { shouldAutoCompact, type TurnBudget } from "./should-auto-compact";
  */
 export const THRASH_TURNS = 3;
 
+/** Everything the pre-turn decision looks at; all of it plain data the dispatcher holds. */
 export interface AutoCompactInput extends TurnBudget {
   /** `Budget.autoCompact`: the session's switch. */
   readonly enabled: boolean;
@@ -18,6 +19,7 @@ export interface AutoCompactInput extends TurnBudget {
   readonly turnsSinceCompaction: number | null;
 }
 
+/** What to do before a turn. */
 export type AutoCompactDecision =
   | { readonly kind: "compact" }
   | {

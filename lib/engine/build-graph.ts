@@ -51,6 +51,8 @@ export interface GraphView {
   readonly nodes: readonly GraphRow[];
 }
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** The descendants-or-self of `tipId`, except side leaves: the branches carrying a summary. */
 function carriers(tipId: NodeId, index: LedgerIndex, into: Set<NodeId>): void {
   const stack: NodeId[] = [tipId];
@@ -117,20 +119,33 @@ export function buildGraph(
 
   // Branch children per node, in seq order: the alternatives a fork badge counts.
   const childCount = new Map<NodeId, number>();
-  const place = new Map<NodeId, { readonly index: number; readonly count: number }>();
+  const siblingIndex = new Map<NodeId, number>();
   for (const node of index.nodes) {
-    const branches = index.childrenOf(node.id).filter((child) => !isAttachmentOf(child, node));
-    childCount.set(node.id, branches.length);
-    branches.forEach((child, i) => place.set(child.id, { index: i, count: branches.length }));
+    let count = 0;
+    for (const child of index.childrenOf(node.id)) {
+      if (!isAttachmentOf(child, node)) siblingIndex.set(child.id, count++);
+    }
+    if (count > 0) childCount.set(node.id, count);
   }
 
   const rows = index.nodes.map((node): GraphRow => {
     const sideLeaf = isSideLeafKind(node.kind);
-    const sibling = place.get(node.id);
+    const position = siblingIndex.get(node.id);
     const capsule = coverage.get(node.id);
-    const relic = node.kind === "summary" && capsule === undefined;
-    return {
-      ...node,
+    // Fields copied by name, not spread: spreading 100k nodes is an order of magnitude slower.
+    const row: Writable<GraphRow> = {
+      id: node.id,
+      sessionId: node.sessionId,
+      predecessorId: node.predecessorId,
+      seq: node.seq,
+      kind: node.kind,
+      content: node.content,
+      status: node.status,
+      callerId: node.callerId,
+      metadata: node.metadata,
+      reads: node.reads,
+      tokenCount: node.tokenCount,
+      createdAt: node.createdAt,
       onHeadSpine: onHeadSpine.has(node.id),
       foldedIn: carrying.has(node.id),
       rawFork:
@@ -140,13 +155,19 @@ export function buildGraph(
         !folded.has(node.id) &&
         !carrying.has(node.id),
       childCount: childCount.get(node.id) ?? 0,
-      siblingIndex: sibling?.index ?? 0,
-      siblingCount: sibling?.count ?? 1,
-      ...(capsule !== undefined
-        ? { covers_ids: capsule.coversIds, tokensSaved: tokensSaved(node, index) }
-        : {}),
-      ...(relic ? { superseded_summary: true as const } : {}),
+      siblingIndex: position ?? 0,
+      siblingCount:
+        position === undefined || node.predecessorId === null
+          ? 1
+          : (childCount.get(node.predecessorId) ?? 1),
     };
+    if (capsule !== undefined) {
+      row.covers_ids = capsule.coversIds;
+      row.tokensSaved = tokensSaved(node, index);
+    } else if (node.kind === "summary") {
+      row.superseded_summary = true;
+    }
+    return row;
   });
 
   return {

@@ -17,6 +17,7 @@ export const ENGINE_EVENT_TYPES = [
   "notice",
 ] as const;
 
+/** The `type` of an {@link EngineEvent}. */
 export type EngineEventType = (typeof ENGINE_EVENT_TYPES)[number];
 
 interface EventOf<T extends EngineEventType> {
@@ -47,6 +48,7 @@ export interface HeadMovedEvent extends EventOf<"head_moved"> {
   readonly move: HeadMove;
 }
 
+/** A compaction began (manual, auto or reactive). */
 export interface CompactionStartedEvent extends EventOf<"compaction_started"> {
   readonly trigger: CompactionTrigger;
 }
@@ -61,6 +63,7 @@ export interface CompactionCounts {
   readonly kept: number;
 }
 
+/** A summary was persisted; token counts are of HEAD's rendering before and after. */
 export interface CompactionFinishedEvent extends EventOf<"compaction_finished"> {
   readonly trigger: CompactionTrigger;
   /** Named as in compaction.md §4. */
@@ -70,6 +73,7 @@ export interface CompactionFinishedEvent extends EventOf<"compaction_finished"> 
   readonly tokensAfter: Tokens;
 }
 
+/** A compaction ended without writing anything. */
 export interface CompactionFailedEvent extends EventOf<"compaction_failed"> {
   readonly trigger: CompactionTrigger;
   readonly code: ErrorCode;

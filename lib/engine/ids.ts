@@ -6,7 +6,9 @@
 declare const brand: unique symbol;
 type Brand<T, B extends string> = T & { readonly [brand]: B };
 
+/** A ledger node's id (sortable, unique across sessions). */
 export type NodeId = Brand<string, "NodeId">;
+/** A session's id. */
 export type SessionId = Brand<string, "SessionId">;
 /** A count of model tokens (never characters). */
 export type Tokens = Brand<number, "Tokens">;
@@ -18,14 +20,17 @@ export function isIdShaped(value: string): boolean {
   return ID_PATTERN.test(value);
 }
 
+/** Brands a string as a NodeId: the one constructor, used where ids enter the system. */
 export function asNodeId(value: string): NodeId {
   return value as NodeId;
 }
 
+/** Brands a string as a SessionId. */
 export function asSessionId(value: string): SessionId {
   return value as SessionId;
 }
 
+/** Brands a number as a token count. */
 export function tokens(n: number): Tokens {
   return n as Tokens;
 }

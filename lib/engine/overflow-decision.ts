@@ -4,6 +4,7 @@ export type OverflowDecision =
   /** Seal the reply `error` with `message`. */
   | { readonly kind: "give_up"; readonly message: string };
 
+/** The turn's state when the provider reported an overflow. */
 export interface OverflowInput {
   /** A compaction (auto or reactive) already ran during this turn. */
   readonly compactedThisTurn: boolean;

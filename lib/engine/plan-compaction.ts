@@ -11,6 +11,7 @@ import type { LedgerNode } from "./types";
 /** Fewer history messages than this (ROOT not counted) short-circuit with a notice. */
 export const MIN_HISTORY_MESSAGES = 4;
 
+/** One compaction's input: HEAD's spine, its rendering and the budget's kept window. */
 export interface CompactionInput {
   /** The spine of the head being compacted, ROOT first. */
   readonly spine: readonly LedgerNode[];
@@ -55,6 +56,7 @@ export interface CompactionWork {
   readonly counts: CompactionCounts;
 }
 
+/** Either nothing to do (with the notice to show) or the work to do. */
 export type CompactionPlan = CompactionNotice | CompactionWork;
 
 function notice(

@@ -8,6 +8,7 @@ import type { LedgerIndex } from "./ledger-index";
 import { isSideLeafKind } from "./side-leaf";
 import type { LedgerNode, SessionMeta, SessionRecord, SummaryPolicy } from "./types";
 
+/** A branch delete request over the session's whole ledger. */
 export interface DeleteBranchInput {
   readonly session: SessionRecord;
   readonly index: LedgerIndex;

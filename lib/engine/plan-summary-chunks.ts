@@ -3,6 +3,7 @@ import { EngineError } from "./errors";
 import { tokens, type Tokens } from "./ids";
 import type { RenderedMessage } from "./render-message";
 
+/** The summariser model's room, in tokens. */
 export interface SummarizerBudget {
   /** The summariser model's context window. */
   readonly window: number;

@@ -7,6 +7,7 @@ import type { LedgerNode, NodeLookup } from "./types";
 /** The three ways a turn starts (product.md §3, `POST .../turns` `mode`). */
 export type TurnMode = "send" | "retry" | "edit";
 
+/** A turn as requested (`POST .../turns`), with the session state it is checked against. */
 export interface TurnRequest {
   readonly sessionId: SessionId;
   readonly mode: TurnMode;
@@ -23,6 +24,7 @@ export interface TurnRequest {
   readonly getNode: NodeLookup;
 }
 
+/** Where the turn's writes go and how HEAD follows them. */
 export interface TurnPlan {
   /** The predecessor of the first node the turn writes. */
   readonly predecessorId: NodeId;

@@ -13,6 +13,7 @@ export interface RenderedContext {
   readonly messages: readonly RenderedMessage[];
 }
 
+/** What a rendering is computed from — nothing else (no HEAD, no clock). */
 export interface RenderInput {
   /** The head's predecessor spine, ROOT first (see {@link spineOf}). */
   readonly spine: readonly LedgerNode[];

@@ -23,6 +23,7 @@ export const MAX_KEEP_RECENT_SHARE = 0.5;
 
 /** Tokens held back for the reply: a tenth of the window, at most 4096. */
 export const RESERVED_OUTPUT_SHARE = 0.1;
+/** Upper bound of the reserved output. */
 export const MAX_RESERVED_OUTPUT: Tokens = tokens(4096);
 
 /** The token budget one session's turns run under. */
@@ -33,6 +34,7 @@ export interface Budget {
   readonly autoCompact: boolean;
 }
 
+/** Where the budget's numbers can come from, most specific first. */
 export interface BudgetSources {
   /** `meta.settings`: per-session overrides. */
   readonly settings?: SessionSettings | undefined;

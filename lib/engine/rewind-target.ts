@@ -3,6 +3,7 @@ import type { NodeId, SessionId } from "./ids";
 import { spineOf } from "./spine-of";
 import type { LedgerNode, NodeLookup } from "./types";
 
+/** A rewind request and the session state it is checked against. */
 export interface RewindInput {
   readonly sessionId: SessionId;
   readonly headId: NodeId | null;

@@ -2,6 +2,7 @@ import { assertNever } from "./assert-never";
 import type { NodeId } from "./ids";
 import type { LedgerNode } from "./types";
 
+/** One append, as the store sees it under the session's write lock. */
 export interface HeadAdvanceInput {
   /** The session's HEAD at the moment of the append (read under the write lock). */
   readonly currentHeadId: NodeId | null;

@@ -1,5 +1,6 @@
 import { AUTO_COMPACT_PERCENT } from "./resolve-budget";
 
+/** The sizes that decide whether a turn would overfill the window. */
 export interface TurnBudget {
   /** Prompt tokens of HEAD's current rendering. */
   readonly renderedTokens: number;

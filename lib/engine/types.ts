@@ -2,8 +2,10 @@ import type { NodeId, SessionId, Tokens } from "./ids";
 
 /** product.md §2. `notice` nodes are shown to the user and never sent to a model. */
 export type NodeKind = "root" | "user" | "assistant" | "tool" | "summary" | "notice";
+/** A node's lifecycle: only `streaming` nodes ever change, once, to one of the others. */
 export type NodeStatus = "complete" | "streaming" | "interrupted" | "error";
 
+/** One tool call an assistant made (OpenAI's function-call shape). */
 export interface ToolCall {
   readonly id: string;
   readonly name: string;
@@ -48,6 +50,7 @@ export interface LedgerNode {
   readonly createdAt: string;
 }
 
+/** Per-session overrides of the server defaults (`meta.settings`, product.md §4). */
 export interface SessionSettings {
   readonly model?: string;
   readonly contextWindow?: number;
@@ -58,6 +61,7 @@ export interface SessionSettings {
 /** Which summaries count as active (compaction.md §7). Only one policy exists today. */
 export type SummaryPolicy = "rolling-single";
 
+/** The session's JSON meta; the keys below have fixed names on the wire. */
 export interface SessionMeta {
   readonly _last_summary_id?: NodeId;
   readonly _last_summary_text?: string;
@@ -66,6 +70,7 @@ export interface SessionMeta {
   readonly [key: string]: unknown;
 }
 
+/** A session as stored (wire shape: product.md §4). */
 export interface SessionRecord {
   readonly id: SessionId;
   readonly title: string;
