@@ -3,7 +3,7 @@
  * build environment:
  *
  *   OPENAI_API_KEY=sk-spindle-canary-4f1e9a npx next build
- *   npx vitest run -c tests/build/vitest.config.ts
+ *   npm run test:build   (the root config's "build" project)
  *
  * Skips (and says why) when there is no `.next` directory.
  */
