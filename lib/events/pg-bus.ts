@@ -23,6 +23,7 @@ export class PgBus implements EventBus {
   private listener: pg.Client | undefined;
   private readonly pool: pg.Pool;
   private closed = false;
+  private sending: Promise<void> = Promise.resolve();
 
   private constructor(private readonly url: string) {
     this.pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
@@ -67,9 +68,16 @@ export class PgBus implements EventBus {
       if (!slim) return;
       payload = JSON.stringify({ o: this.origin, s: sessionId, e: slim } satisfies Envelope);
     }
-    this.pool.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((e: Error) => {
-      console.error("[spindle] could not publish an event to other instances:", e.message);
-    });
+    // One NOTIFY at a time: concurrent pool queries would let a later event overtake an
+    // earlier one (a `delta` arriving before its `node_appended`).
+    this.sending = this.sending
+      .then(() => this.pool.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]))
+      .then(
+        () => undefined,
+        (e: Error) => {
+          console.error("[spindle] could not publish an event to other instances:", e.message);
+        },
+      );
   }
 
   subscribe(sessionId: SessionId, listener: SessionEventListener): () => void {
@@ -78,6 +86,7 @@ export class PgBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.sending;
     await this.listener?.end().catch(() => undefined);
     await this.pool.end().catch(() => undefined);
     await this.local.close();

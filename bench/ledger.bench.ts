@@ -1,0 +1,229 @@
+/**
+ * Ledger benchmarks, each against a baseline measured in the same run:
+ *
+ *  1. renderContext cost follows the spine, not the DAG: the same 200-node spine inside a
+ *     1,000-node and a 100,000-node session, through the engine alone (in-memory lookup)
+ *     and through the SessionStore (one recursive query on SQLite). Goal: ratio ≤ 1.5.
+ *  2. append + render through Prisma (SessionStore) against the raw better-sqlite3 driver
+ *     executing the same SQL. Goal: ≤ 3×.
+ *
+ *   npx tsx bench/ledger.bench.ts
+ */
+import Database from "better-sqlite3";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { applyMigrations, migrationFactory } from "../scripts/schema-engine";
+import { openDatabase } from "../lib/db/client";
+import { activeSummaries } from "../lib/engine/active-summaries";
+import { asNodeId, asSessionId, tokens, type NodeId } from "../lib/engine/ids";
+import { renderContext } from "../lib/engine/render-context";
+import { spineOf } from "../lib/engine/spine-of";
+import type { LedgerNode } from "../lib/engine/types";
+import { newNodeId, newSessionId } from "../lib/ids";
+import { SessionStore } from "../lib/store/session-store";
+
+const SPINE = 200;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+}
+
+/** Median wall time of `fn` in microseconds, after warm-up. */
+async function time(fn: () => unknown, runs: number): Promise<number> {
+  for (let i = 0; i < Math.min(20, runs); i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1_000);
+  }
+  return median(samples);
+}
+
+/** A session whose HEAD spine has SPINE nodes and whose other nodes are side branches. */
+function ledger(total: number): { nodes: LedgerNode[]; head: NodeId } {
+  const sessionId = asSessionId("S");
+  const nodes: LedgerNode[] = [];
+  const make = (i: number, pred: NodeId | null): LedgerNode => ({
+    id: asNodeId(`N${String(i).padStart(7, "0")}`),
+    sessionId,
+    predecessorId: pred,
+    seq: i,
+    kind: i === 0 ? "root" : i % 2 === 1 ? "user" : "assistant",
+    content: `message ${i} `.repeat(8),
+    status: "complete",
+    callerId: null,
+    metadata: {},
+    reads: [],
+    tokenCount: tokens(24),
+    createdAt: "2026-12-01T00:00:00.000Z",
+  });
+  for (let i = 0; i < SPINE; i++) nodes.push(make(i, i === 0 ? null : (nodes[i - 1]?.id ?? null)));
+  // Dead forks hang off spine nodes, as retries and edits leave them.
+  for (let i = SPINE; i < total; i++) {
+    const forkFrom = nodes[(i * 7919) % SPINE]?.id ?? null;
+    nodes.push(make(i, i % 5 === 0 ? forkFrom : (nodes[i - 1]?.id ?? forkFrom)));
+  }
+  return { nodes, head: nodes[SPINE - 1]?.id ?? asNodeId("N0000000") };
+}
+
+async function engineRender(total: number): Promise<number> {
+  const { nodes, head } = ledger(total);
+  const byId = new Map(nodes.map((n) => [n.id, n] as const));
+  const get = (id: NodeId) => byId.get(id);
+  return time(() => {
+    const spine = spineOf(head, get);
+    renderContext({ spine, activeSummaries: activeSummaries({}, get) });
+  }, 2_000);
+}
+
+async function migrated(dir: string, name: string): Promise<string> {
+  const url = `file:${path.join(dir, name)}`;
+  await applyMigrations({
+    schemaPath: "prisma/schema.prisma",
+    migrationsDir: "prisma/migrations",
+    factory: migrationFactory(url),
+  });
+  return url;
+}
+
+/** Loads a generated ledger into SQLite straight through the driver (setup, not measured). */
+function load(file: string, nodes: LedgerNode[], head: NodeId): void {
+  const db = new Database(file);
+  const now = new Date().toISOString();
+  db.prepare(
+    `INSERT INTO "Session" (id, title, headId, rootId, meta, nextSeq, createdAt, updatedAt) VALUES ('S', 'bench', ?, 'N0000000', '{}', ?, ?, ?)`,
+  ).run(head, nodes.length, now, now);
+  const insert = db.prepare(
+    `INSERT INTO "Node" (id, sessionId, predecessorId, seq, kind, content, status, callerId, metadata, reads, tokenCount, createdAt) VALUES (?, 'S', ?, ?, ?, ?, 'complete', NULL, '{}', '[]', ?, ?)`,
+  );
+  db.transaction(() => {
+    for (const n of nodes)
+      insert.run(n.id, n.predecessorId, n.seq, n.kind, n.content, n.tokenCount, now);
+  })();
+  db.close();
+}
+
+function storeOn(database: Awaited<ReturnType<typeof openDatabase>>) {
+  return new SessionStore({
+    database,
+    now: () => new Date(),
+    newNodeId: () => newNodeId(),
+    newSessionId: () => newSessionId(),
+  });
+}
+
+async function storeRender(dir: string, total: number): Promise<number> {
+  const url = await migrated(dir, `render-${total}.db`);
+  const { nodes, head } = ledger(total);
+  load(url.slice(5), nodes, head);
+  const database = await openDatabase(url);
+  const store = storeOn(database);
+  const session = await store.getSession(asSessionId("S"));
+  const us = await time(async () => {
+    const spine = await store.spine(session.id, head);
+    renderContext({ spine, activeSummaries: [] });
+  }, 300);
+  await database.close();
+  return us;
+}
+
+const SPINE_SQL = `WITH RECURSIVE spine(id, pred, depth) AS (
+  SELECT "id", "predecessorId", 0 FROM "Node" WHERE "id" = ? AND "sessionId" = ?
+  UNION ALL
+  SELECT n."id", n."predecessorId", s.depth + 1 FROM "Node" n JOIN spine s ON n."id" = s.pred WHERE n."sessionId" = ?)
+SELECT n.* FROM spine s JOIN "Node" n ON n."id" = s.id ORDER BY s.depth DESC`;
+
+/** append (lock, check predecessor, insert, advance HEAD) + render of the new HEAD. */
+async function appendAndRender(dir: string): Promise<{ prisma: number; raw: number }> {
+  const urlA = await migrated(dir, "append-prisma.db");
+  const urlB = await migrated(dir, "append-raw.db");
+  const database = await openDatabase(urlA);
+  const store = storeOn(database);
+  const s = await store.createSession({ title: "bench" });
+  const prisma = await time(async () => {
+    const { node } = await store.append({
+      sessionId: s.id,
+      predecessorId: "head",
+      kind: "user",
+      content: "a benchmark message of ordinary length",
+      status: "complete",
+      tokenCount: tokens(8),
+      advanceHead: true,
+    });
+    renderContext({ spine: await store.spine(s.id, node.id), activeSummaries: [] });
+  }, 400);
+  await database.close();
+
+  const raw = new Database(urlB.slice(5));
+  raw.pragma("journal_mode = WAL");
+  raw.pragma("busy_timeout = 5000");
+  const now = () => new Date().toISOString();
+  raw
+    .prepare(
+      `INSERT INTO "Session" (id, title, headId, rootId, meta, nextSeq, createdAt, updatedAt) VALUES ('R', 'raw', 'R0', 'R0', '{}', 1, ?, ?)`,
+    )
+    .run(now(), now());
+  raw
+    .prepare(
+      `INSERT INTO "Node" (id, sessionId, predecessorId, seq, kind, content, status, metadata, reads, tokenCount, createdAt) VALUES ('R0', 'R', NULL, 0, 'root', 'sys', 'complete', '{}', '[]', 1, ?)`,
+    )
+    .run(now());
+  const lock = raw.prepare(
+    `UPDATE "Session" SET "nextSeq" = "nextSeq" + 1, "updatedAt" = ? WHERE id = ? RETURNING *`,
+  );
+  const pred = raw.prepare(`SELECT id, kind FROM "Node" WHERE id = ? AND "sessionId" = ? LIMIT 1`);
+  const insert = raw.prepare(
+    `INSERT INTO "Node" (id, sessionId, predecessorId, seq, kind, content, status, callerId, metadata, reads, tokenCount, leaseUntil, createdAt) VALUES (?, 'R', ?, ?, 'user', ?, 'complete', NULL, '{}', '[]', 8, NULL, ?) RETURNING *`,
+  );
+  const head = raw.prepare(`UPDATE "Session" SET "headId" = ? WHERE id = ?`);
+  const spine = raw.prepare(SPINE_SQL);
+  const append = raw.transaction(() => {
+    const session = lock.get(now(), "R") as { headId: string; nextSeq: number };
+    pred.get(session.headId, "R");
+    const id = newNodeId();
+    insert.get(
+      id,
+      session.headId,
+      session.nextSeq - 1,
+      "a benchmark message of ordinary length",
+      now(),
+    );
+    head.run(id, "R");
+    return id;
+  });
+  const rawUs = await time(() => {
+    const id = append.immediate();
+    const rows = spine.all(id, "R", "R") as { content: string }[];
+    rows.map((r) => r.content);
+  }, 400);
+  raw.close();
+  return { prisma, raw: rawUs };
+}
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "spindle-bench-"));
+try {
+  const e1 = await engineRender(1_000);
+  const e100 = await engineRender(100_000);
+  const s1 = await storeRender(dir, 1_000);
+  const s100 = await storeRender(dir, 100_000);
+  const ar = await appendAndRender(dir);
+  const f = (us: number) => `${us.toFixed(1)} µs`;
+  console.log(
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}`,
+  );
+  console.log(
+    `renderContext, spine ${SPINE}, engine only:  1k nodes ${f(e1)}  100k nodes ${f(e100)}  ratio ${(e100 / e1).toFixed(2)}`,
+  );
+  console.log(
+    `renderContext, spine ${SPINE}, SQLite store: 1k nodes ${f(s1)}  100k nodes ${f(s100)}  ratio ${(s100 / s1).toFixed(2)}`,
+  );
+  console.log(
+    `append + render: SessionStore (Prisma) ${f(ar.prisma)}  raw better-sqlite3 ${f(ar.raw)}  ratio ${(ar.prisma / ar.raw).toFixed(2)}`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(0);

@@ -1,0 +1,453 @@
+/**
+ * The OpenAPI 3.1 description of Spindle's HTTP API (product.md §4), served at
+ * GET /api/openapi.json. tests/integration/http-api.test.ts checks it against the route
+ * files (every route and method documented, nothing documented that does not exist) and
+ * validates real responses against these schemas.
+ */
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ "application/json": { schema } });
+const ok = (description: string, schema: unknown) => ({ description, content: json(schema) });
+const errors = {
+  "400": { description: "Invalid input", content: json(ref("Error")) },
+  "404": { description: "Unknown session or node", content: json(ref("Error")) },
+};
+const sessionParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
+const nodeId = { type: "string", description: "A node id (ULID)" };
+const nullableId = { type: ["string", "null"] };
+
+const NodeSchema = {
+  type: "object",
+  required: [
+    "id",
+    "sessionId",
+    "predecessorId",
+    "seq",
+    "kind",
+    "content",
+    "status",
+    "callerId",
+    "metadata",
+    "reads",
+    "createdAt",
+  ],
+  properties: {
+    id: nodeId,
+    sessionId: { type: "string" },
+    predecessorId: nullableId,
+    seq: { type: "integer", description: "Insertion order; display only" },
+    kind: { enum: ["root", "user", "assistant", "tool", "summary", "notice"] },
+    content: { type: "string" },
+    status: { enum: ["complete", "streaming", "interrupted", "error"] },
+    callerId: nullableId,
+    metadata: {
+      type: "object",
+      description: "covers_ids on summaries; model, finish_reason, usage, tool_calls, error",
+      properties: { covers_ids: { type: "array", items: { type: "string" } } },
+    },
+    reads: {
+      type: "array",
+      items: { type: "string" },
+      description: "Provenance: ids that entered the prompt, in order",
+    },
+    tokenCount: { type: "integer" },
+    createdAt: { type: "string", format: "date-time" },
+  },
+};
+
+const SessionSchema = {
+  type: "object",
+  required: ["id", "title", "headId", "rootId", "createdAt", "updatedAt", "meta"],
+  properties: {
+    id: { type: "string" },
+    title: { type: "string" },
+    headId: nullableId,
+    rootId: nullableId,
+    createdAt: { type: "string", format: "date-time" },
+    updatedAt: { type: "string", format: "date-time" },
+    meta: {
+      type: "object",
+      properties: {
+        _last_summary_id: { type: "string" },
+        _last_summary_text: { type: "string" },
+        settings: ref("Settings"),
+      },
+    },
+  },
+};
+
+export const openApiDocument = {
+  openapi: "3.1.0",
+  info: {
+    title: "Spindle API",
+    version: "1",
+    description:
+      "Sessions are append-only DAGs of nodes. Errors are {error:{code,message}} with 4xx/5xx statuses. SSE endpoints stream `event:` / `data:` pairs.",
+  },
+  paths: {
+    "/api/health": {
+      get: { summary: "Health", responses: { "200": ok("Healthy", ref("Health")) } },
+    },
+    "/api/openapi.json": {
+      get: {
+        summary: "This document",
+        responses: { "200": ok("OpenAPI document", { type: "object" }) },
+      },
+    },
+    "/api/models": {
+      get: {
+        summary: "Configured provider and its models (never the key)",
+        responses: { "200": ok("Models", ref("Models")) },
+      },
+    },
+    "/api/import": {
+      post: {
+        summary: "Import a JSON ledger as a new session",
+        requestBody: { required: true, content: json(ref("LedgerFile")) },
+        responses: { "201": ok("The new session", ref("Session")), ...errors },
+      },
+    },
+    "/api/sessions": {
+      get: {
+        summary: "List sessions, most recent first",
+        parameters: [
+          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200 } },
+          { name: "cursor", in: "query", schema: { type: "string" } },
+        ],
+        responses: { "200": ok("A page", ref("SessionPage")) },
+      },
+      post: {
+        summary: "Create a session",
+        requestBody: {
+          content: json({ type: "object", properties: { title: { type: "string" } } }),
+        },
+        responses: { "201": ok("Created", ref("Session")), ...errors },
+      },
+    },
+    "/api/sessions/{id}": {
+      parameters: [sessionParam],
+      get: {
+        summary: "A session",
+        responses: { "200": ok("The session", ref("Session")), ...errors },
+      },
+      patch: {
+        summary: "Rename, change settings",
+        requestBody: {
+          content: json({
+            type: "object",
+            properties: { title: { type: "string" }, settings: ref("Settings") },
+          }),
+        },
+        responses: { "200": ok("The session", ref("Session")), ...errors },
+      },
+      delete: {
+        summary: "Delete a session",
+        responses: { "204": { description: "Deleted" }, ...errors },
+      },
+    },
+    "/api/sessions/{id}/nodes": {
+      parameters: [sessionParam],
+      get: {
+        summary: "The whole ledger",
+        responses: {
+          "200": ok("All nodes in seq order", {
+            type: "object",
+            required: ["nodes"],
+            properties: { nodes: { type: "array", items: ref("Node") } },
+          }),
+          ...errors,
+        },
+      },
+    },
+    "/api/sessions/{id}/context": {
+      parameters: [sessionParam, { name: "head", in: "query", schema: { type: "string" } }],
+      get: {
+        summary: "What the model reads from a head",
+        responses: { "200": ok("Rendering", ref("Context")), ...errors },
+      },
+    },
+    "/api/sessions/{id}/graph": {
+      parameters: [sessionParam],
+      get: {
+        summary: "Graph wire contract",
+        responses: { "200": ok("Graph", ref("Graph")), ...errors },
+      },
+    },
+    "/api/sessions/{id}/turns": {
+      parameters: [sessionParam],
+      post: {
+        summary: "Send, retry or edit; SSE stream or {user, reply} with stream:false",
+        requestBody: { required: true, content: json(ref("TurnRequest")) },
+        responses: {
+          "200": {
+            description:
+              "SSE (`node`, `delta` {id,text}, `done` {node}, `error` {code,message}) or, with stream:false, the finished nodes",
+            content: {
+              "text/event-stream": { schema: { type: "string" } },
+              ...json(ref("TurnResult")),
+            },
+          },
+          "409": { description: "turn_in_progress", content: json(ref("Error")) },
+          "413": { description: "content_too_large", content: json(ref("Error")) },
+          "502": {
+            description: "The provider failed; the nodes are included",
+            content: json(ref("Error")),
+          },
+          ...errors,
+        },
+      },
+    },
+    "/api/sessions/{id}/head": {
+      parameters: [sessionParam],
+      post: {
+        summary: "Move HEAD (checkout or rewind)",
+        requestBody: {
+          required: true,
+          content: json({
+            type: "object",
+            required: ["nodeId"],
+            properties: { nodeId: nodeId, move: { enum: ["checkout", "rewind"] } },
+          }),
+        },
+        responses: {
+          "200": ok("The session", ref("Session")),
+          "409": {
+            description: "node_not_on_spine / node_not_checkoutable",
+            content: json(ref("Error")),
+          },
+          ...errors,
+        },
+      },
+    },
+    "/api/sessions/{id}/branches/{nodeId}": {
+      parameters: [
+        sessionParam,
+        { name: "nodeId", in: "path", required: true, schema: { type: "string" } },
+      ],
+      delete: {
+        summary: "Delete the branch whose tip is nodeId",
+        responses: {
+          "200": ok("The session", ref("Session")),
+          "409": { description: "Not a branch tip", content: json(ref("Error")) },
+          ...errors,
+        },
+      },
+    },
+    "/api/sessions/{id}/compact": {
+      parameters: [sessionParam],
+      post: {
+        summary: "Manual compaction",
+        responses: { "200": ok("Result", ref("CompactResult")), ...errors },
+      },
+    },
+    "/api/sessions/{id}/tasks": {
+      parameters: [sessionParam],
+      post: {
+        summary: "Spawn a same-session sub-agent turn",
+        requestBody: {
+          required: true,
+          content: json({
+            type: "object",
+            required: ["prompt"],
+            properties: { prompt: { type: "string" }, callerId: nodeId },
+          }),
+        },
+        responses: { "200": ok("Result", ref("TaskResult")), ...errors },
+      },
+    },
+    "/api/sessions/{id}/send": {
+      parameters: [sessionParam],
+      post: {
+        summary: "Cross-session send (advances the target's HEAD)",
+        requestBody: {
+          required: true,
+          content: json({
+            type: "object",
+            required: ["targetSessionId", "content"],
+            properties: { targetSessionId: { type: "string" }, content: { type: "string" } },
+          }),
+        },
+        responses: { "200": ok("The target's turn", ref("TurnResult")), ...errors },
+      },
+    },
+    "/api/sessions/{id}/events": {
+      parameters: [sessionParam],
+      get: {
+        summary:
+          "SSE: node_appended, delta, turn_finished, head_moved, compaction_started, compaction_finished, compaction_failed, notice (and node_changed, nodes_removed, session_changed)",
+        responses: {
+          "200": {
+            description: "Event stream",
+            content: { "text/event-stream": { schema: { type: "string" } } },
+          },
+          ...errors,
+        },
+      },
+    },
+    "/api/sessions/{id}/export": {
+      parameters: [
+        sessionParam,
+        { name: "format", in: "query", schema: { enum: ["json", "md"] } },
+        { name: "head", in: "query", schema: { type: "string" } },
+      ],
+      get: {
+        summary: "Export the ledger (json) or one branch (md)",
+        responses: {
+          "200": {
+            description: "The export",
+            content: {
+              ...json(ref("LedgerFile")),
+              "text/markdown": { schema: { type: "string" } },
+            },
+          },
+          ...errors,
+        },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Error: {
+        type: "object",
+        required: ["error"],
+        properties: {
+          error: {
+            type: "object",
+            required: ["code", "message"],
+            properties: { code: { type: "string" }, message: { type: "string" } },
+          },
+        },
+      },
+      Settings: {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          model: { type: "string" },
+          contextWindow: { type: "integer" },
+          keepRecentTokens: { type: "integer" },
+          autoCompact: { type: "boolean" },
+        },
+      },
+      Health: {
+        type: "object",
+        required: ["ok", "db", "migrations", "model"],
+        properties: {
+          ok: { type: "boolean" },
+          db: { enum: ["sqlite", "postgresql"] },
+          migrations: { enum: ["up to date", "pending", "unknown"] },
+          model: { enum: ["offline", "openai-compatible"] },
+          modelLabel: { type: "string" },
+        },
+      },
+      Models: {
+        type: "object",
+        required: ["provider", "models"],
+        properties: {
+          provider: { type: "object" },
+          models: { type: "array" },
+          error: { type: ["string", "null"] },
+          contextWindow: { type: "integer" },
+        },
+      },
+      Session: SessionSchema,
+      SessionPage: {
+        type: "object",
+        required: ["sessions", "nextCursor"],
+        properties: { sessions: { type: "array", items: ref("Session") }, nextCursor: nullableId },
+      },
+      Node: NodeSchema,
+      Context: {
+        type: "object",
+        required: ["headId", "ids", "messages"],
+        properties: {
+          headId: { type: "string" },
+          ids: {
+            type: "array",
+            items: { type: "string" },
+            description: "Prompt order; ids[0] is ROOT",
+          },
+          messages: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["id", "kind", "role", "content"],
+              properties: {
+                id: { type: "string" },
+                kind: { type: "string" },
+                role: { enum: ["system", "user", "assistant", "tool"] },
+                content: { type: "string" },
+              },
+            },
+          },
+        },
+      },
+      Graph: {
+        type: "object",
+        required: ["sessionId", "headId", "activeSummaryId", "nodes"],
+        properties: {
+          sessionId: { type: "string" },
+          headId: nullableId,
+          activeSummaryId: nullableId,
+          nodes: {
+            type: "array",
+            items: {
+              allOf: [
+                ref("Node"),
+                {
+                  type: "object",
+                  required: ["onHeadSpine"],
+                  properties: {
+                    onHeadSpine: { type: "boolean" },
+                    covers_ids: { type: "array", items: { type: "string" } },
+                    superseded_summary: { const: true },
+                  },
+                },
+              ],
+            },
+          },
+        },
+      },
+      TurnRequest: {
+        type: "object",
+        properties: {
+          content: { type: "string" },
+          parentId: nodeId,
+          mode: { enum: ["send", "retry", "edit"] },
+          targetId: nodeId,
+          stream: { type: "boolean" },
+        },
+      },
+      TurnResult: {
+        type: "object",
+        required: ["user", "reply"],
+        properties: { user: { oneOf: [ref("Node"), { type: "null" }] }, reply: ref("Node") },
+      },
+      CompactResult: {
+        type: "object",
+        required: ["summary", "notice", "coveredCount", "tokensBefore", "tokensAfter"],
+        properties: {
+          summary: { oneOf: [ref("Node"), { type: "null" }] },
+          notice: { type: ["string", "null"] },
+          coveredCount: { type: "integer" },
+          tokensBefore: { type: "integer" },
+          tokensAfter: { type: "integer" },
+        },
+      },
+      TaskResult: {
+        type: "object",
+        required: ["caller", "branchRootId", "result"],
+        properties: { caller: ref("Node"), branchRootId: { type: "string" }, result: ref("Node") },
+      },
+      LedgerFile: {
+        type: "object",
+        required: ["format", "version", "session", "nodes"],
+        properties: {
+          format: { const: "spindle.ledger" },
+          version: { const: 1 },
+          session: { type: "object" },
+          nodes: { type: "array", items: { type: "object" } },
+        },
+      },
+    },
+  },
+} as const;

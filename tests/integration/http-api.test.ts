@@ -1,0 +1,287 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openApiDocument } from "@/lib/http/openapi";
+import { createSqliteDatabase, type TestDatabase } from "./support/databases";
+
+/**
+ * The route handlers themselves, called with real Requests against a real SQLite file and
+ * the offline model: wire shapes (validated against the OpenAPI document), error codes and
+ * statuses, and the session check on every id.
+ */
+
+type Handler = (
+  req: Request,
+  ctx: { params: Promise<Record<string, string>> },
+) => Promise<Response> | Response;
+type RouteModule = Partial<Record<"GET" | "POST" | "PATCH" | "DELETE", Handler>>;
+
+const ROUTES_DIR = path.resolve("app/api");
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((e) => {
+    const full = path.join(dir, e);
+    return statSync(full).isDirectory() ? routeFiles(full) : e === "route.ts" ? [full] : [];
+  });
+}
+
+function apiPath(file: string): string {
+  const rel = path.relative(ROUTES_DIR, path.dirname(file)).replace(/\[(\w+)\]/g, "{$1}");
+  return rel ? `/api/${rel}` : "/api";
+}
+
+let db: TestDatabase;
+const modules = new Map<string, RouteModule>();
+
+beforeAll(async () => {
+  db = await createSqliteDatabase();
+  process.env["DATABASE_URL"] = db.url;
+  process.env["SPINDLE_OFFLINE_DELAY_MS"] = "0";
+  delete process.env["OPENAI_BASE_URL"];
+  delete process.env["OPENAI_API_KEY"];
+  for (const file of routeFiles(ROUTES_DIR))
+    modules.set(apiPath(file), (await import(file)) as RouteModule);
+});
+
+afterAll(async () => {
+  const { services } = await import("@/lib/server/services");
+  await (await services()).database.close();
+  await db.drop();
+});
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema({ $id: "spindle", components: openApiDocument.components });
+
+function expectSchema(name: string, value: unknown) {
+  const validate = ajv.compile({ $ref: `spindle#/components/schemas/${name}` });
+  const valid = validate(value);
+  expect(valid, JSON.stringify(validate.errors)).toBe(true);
+}
+
+async function call(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, body?: unknown) {
+  const template = [...modules.keys()].find((t) =>
+    new RegExp(`^${t.replace(/\{\w+\}/g, "[^/]+")}$`).test(url.split("?")[0] ?? ""),
+  );
+  if (!template) throw new Error(`no route for ${url}`);
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  const values =
+    new RegExp(`^${template.replace(/\{\w+\}/g, "([^/]+)")}$`)
+      .exec(url.split("?")[0] ?? "")
+      ?.slice(1) ?? [];
+  const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(values[i] ?? "")]));
+  const handler = modules.get(template)?.[method];
+  if (!handler) throw new Error(`${method} ${template} is not routed`);
+  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
+  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+  const res = await handler(new Request(`http://test${url}`, init), {
+    params: Promise.resolve(params),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = text;
+  }
+  return {
+    status: res.status,
+    json: json as Record<string, unknown>,
+    text,
+    type: res.headers.get("content-type") ?? "",
+  };
+}
+
+describe("[R69] HTTP API", () => {
+  it("[R69] the OpenAPI document lists exactly the routes and methods that exist", () => {
+    const documented = new Set(
+      Object.entries(openApiDocument.paths).flatMap(([p, ops]) =>
+        Object.keys(ops)
+          .filter((k) => k !== "parameters")
+          .map((m) => `${m.toUpperCase()} ${p}`),
+      ),
+    );
+    const routed = new Set(
+      [...modules.entries()].flatMap(([p, mod]) =>
+        (["GET", "POST", "PATCH", "DELETE"] as const)
+          .filter((m) => typeof mod[m] === "function")
+          .map((m) => `${m} ${p}`),
+      ),
+    );
+    expect([...routed].sort()).toEqual([...documented].sort());
+  });
+
+  it("[R69] wire shapes validate against the document, end to end", async () => {
+    const health = await call("GET", "/api/health");
+    expect(health.status).toBe(200);
+    expectSchema("Health", health.json);
+    expect(health.json).toMatchObject({ ok: true, db: "sqlite", model: "offline" });
+
+    const created = await call("POST", "/api/sessions", { title: "API" });
+    expect(created.status).toBe(201);
+    expectSchema("Session", created.json);
+    const id = created.json["id"] as string;
+
+    const turn = await call("POST", `/api/sessions/${id}/turns`, {
+      content: "Hello API",
+      stream: false,
+    });
+    expect(turn.status).toBe(200);
+    expectSchema("TurnResult", turn.json);
+    const reply = turn.json["reply"] as { id: string; reads: string[] };
+
+    const sse = await call("POST", `/api/sessions/${id}/turns`, {
+      content: "Streamed",
+      mode: "send",
+    });
+    expect(sse.type).toContain("text/event-stream");
+    expect(sse.text).toMatch(/event: node\n/);
+    expect(sse.text).toMatch(/event: delta\ndata: \{"id":/);
+    expect(sse.text).toMatch(/event: done\n/);
+
+    const context = await call("GET", `/api/sessions/${id}/context?head=${reply.id}`);
+    expectSchema("Context", context.json);
+    expect(context.json["ids"]).toEqual([...reply.reads, reply.id]);
+
+    expectSchema("Graph", (await call("GET", `/api/sessions/${id}/graph`)).json);
+    const nodes = await call("GET", `/api/sessions/${id}/nodes`);
+    expect((nodes.json["nodes"] as unknown[]).length).toBe(5);
+    expectSchema("SessionPage", (await call("GET", "/api/sessions?limit=5")).json);
+
+    const compact = await call("POST", `/api/sessions/${id}/compact`);
+    expect(compact.status).toBe(200);
+    expectSchema("CompactResult", compact.json);
+    expect(compact.json["notice"]).toMatch(/Nothing to compact|Not enough conversation/);
+    expect(compact.json["summary"]).toBeNull();
+
+    const task = await call("POST", `/api/sessions/${id}/tasks`, { prompt: "Summarise our chat" });
+    expect(task.status).toBe(200);
+    expectSchema("TaskResult", task.json);
+
+    const other = await call("POST", "/api/sessions", {});
+    const sent = await call("POST", `/api/sessions/${id}/send`, {
+      targetSessionId: other.json["id"],
+      content: "hi there",
+    });
+    expect(sent.status).toBe(200);
+    expectSchema("TurnResult", sent.json);
+
+    const patched = await call("PATCH", `/api/sessions/${id}`, {
+      title: "Renamed",
+      settings: { keepRecentTokens: 500 },
+    });
+    expect(patched.json).toMatchObject({
+      title: "Renamed",
+      meta: { settings: { keepRecentTokens: 500 } },
+    });
+
+    const exported = await call("GET", `/api/sessions/${id}/export?format=json`);
+    expectSchema("LedgerFile", exported.json);
+    const imported = await call("POST", "/api/import", exported.text);
+    expect(imported.status).toBe(201);
+    const importedNodes = await call("GET", `/api/sessions/${imported.json["id"] as string}/nodes`);
+    expect((importedNodes.json["nodes"] as unknown[]).length).toBe(
+      (exported.json["nodes"] as unknown[]).length,
+    );
+    const md = await call("GET", `/api/sessions/${id}/export?format=md`);
+    expect(md.type).toContain("text/markdown");
+    expect(md.text).toContain("# Renamed");
+
+    expectSchema("Error", (await call("GET", `/api/sessions/NOPE0000`)).json);
+    expect((await call("DELETE", `/api/sessions/${other.json["id"] as string}`)).status).toBe(204);
+  });
+
+  it("[R69] errors carry a code and status, and ids are checked against their session", async () => {
+    const a = (await call("POST", "/api/sessions", {})).json;
+    const b = (await call("POST", "/api/sessions", {})).json;
+    const bRoot = b["rootId"] as string;
+    const expectError = async (
+      p: Promise<{ status: number; json: Record<string, unknown> }>,
+      status: number,
+      code: string,
+    ) => {
+      const r = await p;
+      expect(r.status).toBe(status);
+      expect((r.json["error"] as { code: string }).code).toBe(code);
+      expectSchema("Error", r.json);
+    };
+    const aId = a["id"] as string;
+    await expectError(call("GET", "/api/sessions/01UNKNOWNSESSION"), 404, "session_not_found");
+    await expectError(call("GET", "/api/sessions/not%20an%20id!"), 404, "session_not_found");
+    await expectError(
+      call("GET", `/api/sessions/${aId}/context?head=${bRoot}`),
+      404,
+      "node_not_found",
+    );
+    await expectError(
+      call("POST", `/api/sessions/${aId}/head`, { nodeId: bRoot }),
+      404,
+      "node_not_found",
+    );
+    await expectError(
+      call("POST", `/api/sessions/${aId}/turns`, { content: "x", parentId: bRoot, stream: false }),
+      404,
+      "node_not_found",
+    );
+    await expectError(
+      call("DELETE", `/api/sessions/${aId}/branches/${bRoot}`),
+      404,
+      "node_not_found",
+    );
+    await expectError(
+      call("POST", `/api/sessions/${aId}/tasks`, { prompt: "p", callerId: bRoot }),
+      404,
+      "node_not_found",
+    );
+    await expectError(
+      call("POST", `/api/sessions/${aId}/turns`, { content: "   ", stream: false }),
+      400,
+      "empty_content",
+    );
+    await expectError(
+      call("POST", `/api/sessions/${aId}/turns`, { content: "x".repeat(200_001) }),
+      413,
+      "content_too_large",
+    );
+    await expectError(
+      call("POST", `/api/sessions/${aId}/turns`, "{not json"),
+      400,
+      "invalid_request",
+    );
+    await expectError(
+      call("POST", `/api/sessions/${aId}/turns`, { mode: "nonsense" }),
+      400,
+      "invalid_request",
+    );
+    await expectError(
+      call("PATCH", `/api/sessions/${aId}`, { settings: { contextWindow: -1 } }),
+      400,
+      "invalid_request",
+    );
+    // Nothing was written by any of those.
+    expect(
+      ((await call("GET", `/api/sessions/${aId}/nodes`)).json["nodes"] as unknown[]).length,
+    ).toBe(1);
+
+    const t = (await call("POST", `/api/sessions/${aId}/turns`, { content: "one", stream: false }))
+      .json;
+    const retry = (
+      await call("POST", `/api/sessions/${aId}/turns`, {
+        mode: "retry",
+        targetId: (t["reply"] as { id: string }).id,
+        stream: false,
+      })
+    ).json;
+    await expectError(
+      call("POST", `/api/sessions/${aId}/head`, {
+        nodeId: (t["reply"] as { id: string }).id,
+        move: "rewind",
+      }),
+      409,
+      "node_not_on_spine",
+    );
+    expect(retry["reply"]).toBeTruthy();
+  });
+});

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Database } from "@/lib/db/client";
+import { PgBus } from "@/lib/events/pg-bus";
+import type { SessionEvent } from "@/lib/events/session-event";
+import { asNodeId, asSessionId } from "@/lib/engine/ids";
+import type { ChatProvider, StreamEvent } from "@/lib/llm/types";
+import { createProviders } from "@/lib/llm/provider-factory";
+import type { SessionStore } from "@/lib/store/session-store";
+import {
+  createDatabase,
+  describeEachDatabase,
+  openTestStore,
+  type TestDatabase,
+} from "./support/databases";
+import { testDispatcher } from "./support/dispatcher";
+
+/** A test double: streams `count` one-word tokens, `gapMs` apart. */
+function tokenFirehose(count: number, gapMs: number): ChatProvider {
+  return {
+    kind: "offline",
+    label: "firehose (test double)",
+    model: "firehose",
+    async *stream(): AsyncIterable<StreamEvent> {
+      for (let i = 0; i < count; i++) {
+        await new Promise((r) => setTimeout(r, gapMs));
+        yield { type: "text", text: `w${i} ` };
+      }
+      yield { type: "finish", reason: "stop" };
+    },
+    listModels: async () => [],
+  };
+}
+
+describeEachDatabase("[R67] streaming writes are batched", (kind) => {
+  let test: TestDatabase;
+  let database: Database;
+  let store: SessionStore;
+
+  beforeAll(async () => {
+    test = await createDatabase(kind);
+    ({ database, store } = await openTestStore(test));
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await test?.drop();
+  });
+
+  it("[R67] 150 tokens over ~0.5 s cost a handful of writes, never one per token", async () => {
+    let fills = 0;
+    const counting = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === "fillStreaming") {
+          return (...args: Parameters<SessionStore["fillStreaming"]>) => {
+            fills++;
+            return target.fillStreaming(...args);
+          };
+        }
+        const v: unknown = Reflect.get(target, prop, receiver);
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const base = createProviders({
+      openai: undefined,
+      model: undefined,
+      summaryModel: undefined,
+      offlineDelayMs: 0,
+      contextWindow: undefined,
+    });
+    const { dispatcher } = testDispatcher(counting, {
+      providers: { ...base, chat: tokenFirehose(150, 3) },
+      flushMs: 250,
+    });
+    const s = await store.createSession({});
+    const started = Date.now();
+    const { reply } = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "go" });
+    const elapsed = Date.now() - started;
+    expect(reply.status).toBe("complete");
+    expect(reply.content.split(" ").filter(Boolean)).toHaveLength(150);
+    expect(fills).toBeGreaterThan(0);
+    expect(fills).toBeLessThanOrEqual(Math.ceil(elapsed / 250) + 1);
+    expect(fills).toBeLessThan(15);
+  });
+
+  it("[R66] a Stop (abort) seals the reply interrupted with the text so far", async () => {
+    const base = createProviders({
+      openai: undefined,
+      model: undefined,
+      summaryModel: undefined,
+      offlineDelayMs: 0,
+      contextWindow: undefined,
+    });
+    const { dispatcher } = testDispatcher(store, { providers: { ...base, chat: abortable() } });
+    const s = await store.createSession({});
+    const controller = new AbortController();
+    const turn = dispatcher.turn({
+      sessionId: s.id,
+      mode: "send",
+      content: "go",
+      signal: controller.signal,
+    });
+    let step = await turn.next();
+    while (!step.done) {
+      if (step.value.type === "delta") controller.abort();
+      step = await turn.next();
+    }
+    expect(step.value.reply.status).toBe("interrupted");
+    expect(step.value.reply.content).toBe("partial ");
+    expect(await store.hasLiveStream(s.id)).toBe(false);
+  });
+});
+
+/** A test double that honours the abort signal the way the real providers do. */
+function abortable(): ChatProvider {
+  return {
+    kind: "offline",
+    label: "abortable (test double)",
+    model: "abortable",
+    async *stream(req): AsyncIterable<StreamEvent> {
+      yield { type: "text", text: "partial " };
+      await new Promise<void>((resolve) => {
+        if (req.signal?.aborted) resolve();
+        req.signal?.addEventListener("abort", () => resolve());
+      });
+      yield { type: "finish", reason: "aborted" };
+    },
+    listModels: async () => [],
+  };
+}
+
+describeEachDatabase("[R70] session events", (kind) => {
+  it.runIf(kind === "postgresql")(
+    "[R70] cross instances through LISTEN/NOTIFY, in order",
+    async () => {
+      const test = await createDatabase(kind);
+      const a = await PgBus.connect(test.url);
+      const b = await PgBus.connect(test.url);
+      try {
+        const sessionId = asSessionId("01SESSIONEVENTS");
+        const got: SessionEvent[] = [];
+        const done = new Promise<void>((resolve) => {
+          b.subscribe(sessionId, (e) => {
+            got.push(e);
+            if (got.length === 3) resolve();
+          });
+        });
+        const seenLocally: SessionEvent[] = [];
+        a.subscribe(sessionId, (e) => seenLocally.push(e));
+        a.publish(sessionId, { type: "head_moved", headId: asNodeId("01A") });
+        a.publish(sessionId, { type: "delta", id: asNodeId("01B"), text: "x".repeat(20_000) });
+        a.publish(sessionId, { type: "notice", message: "hello" });
+        await done;
+        expect(got.map((e) => e.type)).toEqual(["head_moved", "node_changed", "notice"]);
+        // The publisher's own subscribers get the event at once, and not again from the channel.
+        expect(seenLocally.map((e) => e.type)).toEqual(["head_moved", "delta", "notice"]);
+      } finally {
+        await a.close();
+        await b.close();
+        await test.drop();
+      }
+    },
+  );
+
+  it("[R70] reach every subscriber in this process", async () => {
+    const { bus } = testDispatcher({} as SessionStore);
+    const sessionId = asSessionId("01LOCAL");
+    const one: string[] = [];
+    const two: string[] = [];
+    const off = bus.subscribe(sessionId, (e) => one.push(e.type));
+    bus.subscribe(sessionId, (e) => two.push(e.type));
+    bus.subscribe(asSessionId("01OTHER"), () => {
+      throw new Error("another session's subscriber must not be called");
+    });
+    bus.publish(sessionId, { type: "notice", message: "a" });
+    off();
+    bus.publish(sessionId, { type: "notice", message: "b" });
+    expect(one).toEqual(["notice"]);
+    expect(two).toEqual(["notice", "notice"]);
+  });
+});
