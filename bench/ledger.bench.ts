@@ -30,7 +30,7 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] ?? 0;
 }
 
-/** Median wall time of `fn` in microseconds, after warm-up. */
+/** Median wall time of `fn` in microseconds over `runs` calls, after a warm-up. */
 async function time(fn: () => unknown, runs: number): Promise<number> {
   for (let i = 0; i < Math.min(20, runs); i++) await fn();
   const samples: number[] = [];
@@ -40,6 +40,28 @@ async function time(fn: () => unknown, runs: number): Promise<number> {
     samples.push(Number(process.hrtime.bigint() - t0) / 1_000);
   }
   return median(samples);
+}
+
+interface Pair {
+  readonly a: number;
+  readonly b: number;
+  /** Median over rounds of a/b measured back to back: drift in machine load cancels out. */
+  readonly ratio: number;
+}
+
+/** Measures `a` and `b` alternately, `rounds` times, so both see the same machine. */
+async function interleaved(a: () => unknown, b: () => unknown, runs: number, rounds = 7): Promise<Pair> {
+  const as: number[] = [];
+  const bs: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const ta = await time(a, runs);
+    const tb = await time(b, runs);
+    as.push(ta);
+    bs.push(tb);
+    ratios.push(ta / tb);
+  }
+  return { a: median(as), b: median(bs), ratio: median(ratios) };
 }
 
 /** A session whose HEAD spine has SPINE nodes and whose other nodes are side branches. */
@@ -69,14 +91,14 @@ function ledger(total: number): { nodes: LedgerNode[]; head: NodeId } {
   return { nodes, head: nodes[SPINE - 1]?.id ?? asNodeId("N0000000") };
 }
 
-async function engineRender(total: number): Promise<number> {
+function engineRender(total: number): () => void {
   const { nodes, head } = ledger(total);
   const byId = new Map(nodes.map((n) => [n.id, n] as const));
   const get = (id: NodeId) => byId.get(id);
-  return time(() => {
+  return () => {
     const spine = spineOf(head, get);
     renderContext({ spine, activeSummaries: activeSummaries({}, get) });
-  }, 2_000);
+  };
 }
 
 async function migrated(dir: string, name: string): Promise<string> {
@@ -115,19 +137,20 @@ function storeOn(database: Awaited<ReturnType<typeof openDatabase>>) {
   });
 }
 
-async function storeRender(dir: string, total: number): Promise<number> {
+async function storeRender(dir: string, total: number) {
   const url = await migrated(dir, `render-${total}.db`);
   const { nodes, head } = ledger(total);
   load(url.slice(5), nodes, head);
   const database = await openDatabase(url);
   const store = storeOn(database);
   const session = await store.getSession(asSessionId("S"));
-  const us = await time(async () => {
-    const spine = await store.spine(session.id, head);
-    renderContext({ spine, activeSummaries: [] });
-  }, 300);
-  await database.close();
-  return us;
+  return {
+    run: async () => {
+      const spine = await store.spine(session.id, head);
+      renderContext({ spine, activeSummaries: [] });
+    },
+    close: () => database.close(),
+  };
 }
 
 const SPINE_SQL = `WITH RECURSIVE spine(id, pred, depth) AS (
@@ -137,13 +160,13 @@ const SPINE_SQL = `WITH RECURSIVE spine(id, pred, depth) AS (
 SELECT n.* FROM spine s JOIN "Node" n ON n."id" = s.id ORDER BY s.depth DESC`;
 
 /** append (lock, check predecessor, insert, advance HEAD) + render of the new HEAD. */
-async function appendAndRender(dir: string): Promise<{ prisma: number; raw: number }> {
+async function appendAndRender(dir: string) {
   const urlA = await migrated(dir, "append-prisma.db");
   const urlB = await migrated(dir, "append-raw.db");
   const database = await openDatabase(urlA);
   const store = storeOn(database);
   const s = await store.createSession({ title: "bench" });
-  const prisma = await time(async () => {
+  const prisma = async () => {
     const { node } = await store.append({
       sessionId: s.id,
       predecessorId: "head",
@@ -154,8 +177,7 @@ async function appendAndRender(dir: string): Promise<{ prisma: number; raw: numb
       advanceHead: true,
     });
     renderContext({ spine: await store.spine(s.id, node.id), activeSummaries: [] });
-  }, 400);
-  await database.close();
+  };
 
   const raw = new Database(urlB.slice(5));
   raw.pragma("journal_mode = WAL");
@@ -194,35 +216,41 @@ async function appendAndRender(dir: string): Promise<{ prisma: number; raw: numb
     head.run(id, "R");
     return id;
   });
-  const rawUs = await time(() => {
+  const rawRun = () => {
     const id = append.immediate();
     const rows = spine.all(id, "R", "R") as { content: string }[];
     rows.map((r) => r.content);
-  }, 400);
-  raw.close();
-  return { prisma, raw: rawUs };
+  };
+  return {
+    prisma,
+    raw: rawRun,
+    close: async () => {
+      raw.close();
+      await database.close();
+    },
+  };
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "spindle-bench-"));
 try {
-  const e1 = await engineRender(1_000);
-  const e100 = await engineRender(100_000);
-  const s1 = await storeRender(dir, 1_000);
-  const s100 = await storeRender(dir, 100_000);
-  const ar = await appendAndRender(dir);
   const f = (us: number) => `${us.toFixed(1)} µs`;
-  console.log(
-    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}`,
-  );
-  console.log(
-    `renderContext, spine ${SPINE}, engine only:  1k nodes ${f(e1)}  100k nodes ${f(e100)}  ratio ${(e100 / e1).toFixed(2)}`,
-  );
-  console.log(
-    `renderContext, spine ${SPINE}, SQLite store: 1k nodes ${f(s1)}  100k nodes ${f(s100)}  ratio ${(s100 / s1).toFixed(2)}`,
-  );
-  console.log(
-    `append + render: SessionStore (Prisma) ${f(ar.prisma)}  raw better-sqlite3 ${f(ar.raw)}  ratio ${(ar.prisma / ar.raw).toFixed(2)}`,
-  );
+  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load ${os.loadavg()[0]?.toFixed(2)}`);
+
+  const engine = await interleaved(engineRender(100_000), engineRender(1_000), 2_000);
+  console.log(`renderContext, spine ${SPINE}, engine only:  100k nodes ${f(engine.a)}  1k nodes ${f(engine.b)}  ratio ${engine.ratio.toFixed(2)}`);
+
+  const big = await storeRender(dir, 100_000);
+  const small = await storeRender(dir, 1_000);
+  const store = await interleaved(big.run, small.run, 200);
+  console.log(`renderContext, spine ${SPINE}, SQLite store: 100k nodes ${f(store.a)}  1k nodes ${f(store.b)}  ratio ${store.ratio.toFixed(2)}`);
+  await big.close();
+  await small.close();
+
+  // Both sides append to a growing chain, so each round re-renders a longer spine.
+  const ar = await appendAndRender(dir);
+  const append = await interleaved(ar.prisma, ar.raw, 60);
+  console.log(`append + render: SessionStore (Prisma) ${f(append.a)}  raw better-sqlite3 ${f(append.b)}  ratio ${append.ratio.toFixed(2)}`);
+  await ar.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
