@@ -50,7 +50,12 @@ interface Pair {
 }
 
 /** Measures `a` and `b` alternately, `rounds` times, so both see the same machine. */
-async function interleaved(a: () => unknown, b: () => unknown, runs: number, rounds = 7): Promise<Pair> {
+async function interleaved(
+  a: () => unknown,
+  b: () => unknown,
+  runs: number,
+  rounds = 7,
+): Promise<Pair> {
   const as: number[] = [];
   const bs: number[] = [];
   const ratios: number[] = [];
@@ -234,22 +239,30 @@ async function appendAndRender(dir: string) {
 const dir = mkdtempSync(path.join(os.tmpdir(), "spindle-bench-"));
 try {
   const f = (us: number) => `${us.toFixed(1)} µs`;
-  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load ${os.loadavg()[0]?.toFixed(2)}`);
+  console.log(
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load ${os.loadavg()[0]?.toFixed(2)}`,
+  );
 
   const engine = await interleaved(engineRender(100_000), engineRender(1_000), 2_000);
-  console.log(`renderContext, spine ${SPINE}, engine only:  100k nodes ${f(engine.a)}  1k nodes ${f(engine.b)}  ratio ${engine.ratio.toFixed(2)}`);
+  console.log(
+    `renderContext, spine ${SPINE}, engine only:  100k nodes ${f(engine.a)}  1k nodes ${f(engine.b)}  ratio ${engine.ratio.toFixed(2)}`,
+  );
 
   const big = await storeRender(dir, 100_000);
   const small = await storeRender(dir, 1_000);
   const store = await interleaved(big.run, small.run, 200);
-  console.log(`renderContext, spine ${SPINE}, SQLite store: 100k nodes ${f(store.a)}  1k nodes ${f(store.b)}  ratio ${store.ratio.toFixed(2)}`);
+  console.log(
+    `renderContext, spine ${SPINE}, SQLite store: 100k nodes ${f(store.a)}  1k nodes ${f(store.b)}  ratio ${store.ratio.toFixed(2)}`,
+  );
   await big.close();
   await small.close();
 
   // Both sides append to a growing chain, so each round re-renders a longer spine.
   const ar = await appendAndRender(dir);
   const append = await interleaved(ar.prisma, ar.raw, 60);
-  console.log(`append + render: SessionStore (Prisma) ${f(append.a)}  raw better-sqlite3 ${f(append.b)}  ratio ${append.ratio.toFixed(2)}`);
+  console.log(
+    `append + render: SessionStore (Prisma) ${f(append.a)}  raw better-sqlite3 ${f(append.b)}  ratio ${append.ratio.toFixed(2)}`,
+  );
   await ar.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
