@@ -72,11 +72,18 @@ export class Compactor implements TurnCompaction {
     bus.publish(session.id, { type: "compaction_started", headId });
     try {
       const { spine, rendering, active } = await this.view(session, headId);
+      const { keepRecentTokens } = this.budgetOf(session);
       const plan = planCompaction({
         spine,
         rendering,
         activeSummary: active,
-        keepRecentTokens: this.budgetOf(session).keepRecentTokens,
+        // A reactive compaction must make room even when the view already fits the kept
+        // window (the server's real window is smaller than the budget's): it keeps at most
+        // half of the current context (docs/spec.md, Decisions: `nothing_to_compact`).
+        keepRecentTokens:
+          trigger === "reactive"
+            ? Math.min(keepRecentTokens, Math.floor(contextTokens(rendering.messages) / 2))
+            : keepRecentTokens,
       });
       if (plan.kind === "notice") {
         bus.publish(session.id, { type: "notice", message: plan.message });

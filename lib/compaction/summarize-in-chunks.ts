@@ -6,13 +6,13 @@ import { truncateToTokens } from "../llm/tokens";
 import type { ChatMessage, Summarizer } from "../llm/types";
 
 /** Tokens of the summariser's own instructions, reserved in every chunk. */
-const SUMMARIZER_PROMPT_TOKENS = 600;
+export const SUMMARIZER_PROMPT_TOKENS = 600;
 
 export interface ChunkedSummaryInput {
   readonly summarizer: Summarizer;
   readonly plan: CompactionWork;
   readonly summarizerWindow: number;
-  /** Tokens the summary may take. */
+  /** Tokens the summary may take (capped to a quarter of the summariser's free window). */
   readonly budget: number;
   readonly count: (text: string) => Tokens;
   readonly signal?: AbortSignal;
@@ -36,7 +36,14 @@ function toChat(message: RenderedMessage, maxTokens: number | undefined): ChatMe
  * previous summary of the plan, when chained, starts the chain.
  */
 export async function summarizeInChunks(input: ChunkedSummaryInput): Promise<string> {
-  const { plan, budget } = input;
+  const { plan } = input;
+  // The summary must leave the summariser room for content: at most a quarter of what its
+  // window holds beyond the instructions (a session window far larger than the summariser's
+  // would otherwise ask for a summary the summariser's window cannot even hold twice).
+  const budget = Math.min(
+    input.budget,
+    Math.floor((input.summarizerWindow - SUMMARIZER_PROMPT_TOKENS) / 4),
+  );
   const turns = plan.covered.filter((m) => m.kind !== "summary");
   const chunks = planSummaryChunks(turns, {
     window: input.summarizerWindow,
