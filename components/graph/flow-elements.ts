@@ -1,0 +1,135 @@
+import type { GraphRow, GraphView } from "@/lib/engine/build-graph";
+import type { NodeId } from "@/lib/engine/ids";
+import type { ProvenanceMarks } from "@/lib/engine/provenance-marks";
+import { cardText, firstLine } from "./card-text";
+import type { CapsuleInfo, DrawNode } from "./draw-tree";
+import {
+  HANDLE,
+  SIZE,
+  type CapsuleFlowNode,
+  type EdgeData,
+  type FlowEdge,
+  type FrameFlowNode,
+  type Glow,
+  type Point,
+  type SideFlowNode,
+  type TurnFlowNode,
+} from "./flow-types";
+
+/** What every element builder needs to know beyond the card itself. */
+export interface ElementContext {
+  readonly view: GraphView;
+  readonly capsule: CapsuleInfo | null;
+  readonly marks: ProvenanceMarks | null;
+}
+
+export function glowOf(id: NodeId, marks: ProvenanceMarks | null): Glow {
+  if (marks === null) return null;
+  return marks.glowing.has(id) ? "glow" : "dim";
+}
+
+/** The stand-in glows when the call read the summary — never for what it stands in for. */
+function standInGlow(marks: ProvenanceMarks | null): Glow {
+  if (marks === null) return null;
+  return marks.capsuleGlows ? "glow" : "dim";
+}
+
+export function turnNode(card: DrawNode, position: Point, ctx: ElementContext): TurnFlowNode {
+  const row = card.row;
+  return {
+    id: card.id,
+    type: "turn",
+    position,
+    ...SIZE.turn,
+    data: {
+      kind: row.kind,
+      text: cardText(row),
+      status: row.status,
+      head: row.id === ctx.view.headId,
+      spine: row.onHeadSpine,
+      forks: row.childCount,
+      sibling: row.siblingCount > 1 ? `${row.siblingIndex + 1}/${row.siblingCount}` : null,
+      spawned: row.callerId !== null && row.kind !== "tool",
+      covered: card.covered,
+      glow: glowOf(row.id, ctx.marks),
+    },
+  };
+}
+
+export function capsuleNode(
+  card: DrawNode,
+  capsule: CapsuleInfo,
+  position: Point,
+  marks: ProvenanceMarks | null,
+): CapsuleFlowNode {
+  const at = [...new Set(card.children.flatMap((child) => child.port ?? []))].sort((a, b) => a - b);
+  return {
+    id: card.id,
+    type: "capsule",
+    position,
+    ...SIZE.capsule,
+    data: {
+      summaryId: capsule.summary.id,
+      turns: capsule.covered.length,
+      tokensSaved: capsule.summary.tokensSaved ?? 0,
+      text: firstLine(capsule.summary.content),
+      ports: at.map((i) => ({ id: HANDLE.port(i), at: (i + 0.5) / capsule.covered.length })),
+      spine: capsule.spine,
+      head: capsule.head,
+      glow: standInGlow(marks),
+      readsInside: marks?.insideCapsule.length ?? 0,
+    },
+  };
+}
+
+export function frameNode(
+  capsule: CapsuleInfo,
+  box: { readonly position: Point; readonly width: number; readonly height: number },
+  marks: ProvenanceMarks | null,
+): FrameFlowNode {
+  return {
+    id: capsule.summary.id,
+    type: "frame",
+    ...box,
+    data: {
+      summaryId: capsule.summary.id,
+      turns: capsule.covered.length,
+      text: firstLine(capsule.summary.content),
+      glow: standInGlow(marks),
+    },
+  };
+}
+
+export function sideNode(
+  row: GraphRow,
+  position: Point,
+  marks: ProvenanceMarks | null,
+): SideFlowNode {
+  const kind =
+    row.superseded_summary === true ? "relic" : row.kind === "summary" ? "summary" : "notice";
+  return {
+    id: row.id,
+    type: "side",
+    position,
+    ...SIZE.side,
+    data: { kind, text: cardText(row), status: row.status, glow: glowOf(row.id, marks) },
+  };
+}
+
+export function edge(
+  source: string,
+  target: string,
+  handles: { readonly source: string; readonly target: string },
+  data: EdgeData,
+): FlowEdge {
+  return {
+    id: `${source}->${target}`,
+    type: "spindle",
+    source,
+    target,
+    sourceHandle: handles.source,
+    targetHandle: handles.target,
+    data,
+    ...(data.variant === "raw" ? { label: "raw context" } : {}),
+  };
+}

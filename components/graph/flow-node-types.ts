@@ -1,0 +1,93 @@
+import { Position, type Edge, type Node, type NodeHandle } from "@xyflow/react";
+import {
+  HANDLE,
+  PORT_INSET,
+  type CapsuleData,
+  type EdgeData,
+  type FlowEdge,
+  type FlowNode,
+  type FrameData,
+  type Port,
+  type SideData,
+  type TurnData,
+} from "./flow-types";
+
+/** The layout's plain types, as React Flow sees them. */
+export type TurnNode = Node<TurnData, "turn">;
+export type CapsuleNode = Node<CapsuleData, "capsule">;
+export type FrameNode = Node<FrameData, "frame">;
+export type SideNode = Node<SideData, "side">;
+export type GraphNode = TurnNode | CapsuleNode | FrameNode | SideNode;
+export type GraphEdge = Edge<EdgeData, "spindle">;
+
+// React Flow's default handle is 6px square, centred on the card's border; ports are 9px.
+const DOT = 6;
+const PORT = 9;
+
+function dot(
+  id: string,
+  type: "source" | "target",
+  position: Position,
+  x: number,
+  y: number,
+  size = DOT,
+): NodeHandle {
+  return { id, type, position, x: x - size / 2, y: y - size / 2, width: size, height: size };
+}
+
+function cardHandles(width: number, height: number): NodeHandle[] {
+  return [
+    dot(HANDLE.in, "target", Position.Top, width / 2, 0),
+    dot(HANDLE.out, "source", Position.Bottom, width / 2, height),
+    dot(HANDLE.side, "source", Position.Right, width, height / 2),
+  ];
+}
+
+function portHandles(width: number, height: number, ports: readonly Port[]): NodeHandle[] {
+  const span = width - 2 * PORT_INSET;
+  return ports.map((p) =>
+    dot(p.id, "source", Position.Bottom, PORT_INSET + span * p.at, height, PORT),
+  );
+}
+
+/**
+ * The layout's nodes as React Flow nodes, with the geometry React Flow would otherwise
+ * measure from the DOM: size and handle positions (they mirror the cards' <Handle>s). The
+ * layout makes fresh node objects on every ledger change; without `measured` and `handles`
+ * React Flow would treat each as new and render all of them once to measure them, defeating
+ * `onlyRenderVisibleElements`. At compile time this is also the proof that the layout's
+ * types map 1:1 onto React Flow's.
+ */
+export function toFlow(layout: {
+  readonly nodes: readonly FlowNode[];
+  readonly edges: FlowEdge[];
+}): {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+} {
+  const nodes = layout.nodes.map((node): GraphNode => {
+    const measured = { width: node.width, height: node.height };
+    switch (node.type) {
+      case "turn":
+        return { ...node, measured, handles: cardHandles(node.width, node.height) };
+      case "capsule":
+        return {
+          ...node,
+          measured,
+          handles: [
+            ...cardHandles(node.width, node.height),
+            ...portHandles(node.width, node.height, node.data.ports),
+          ],
+        };
+      case "frame":
+        return { ...node, measured, handles: [] };
+      case "side":
+        return {
+          ...node,
+          measured,
+          handles: [dot(HANDLE.in, "target", Position.Left, 0, node.height / 2)],
+        };
+    }
+  });
+  return { nodes, edges: layout.edges };
+}

@@ -1,0 +1,54 @@
+"use client";
+
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from "@xyflow/react";
+import { memo, type CSSProperties } from "react";
+import type { GraphEdge } from "./flow-node-types";
+import type { EdgeData } from "./flow-types";
+import s from "./graph.module.css";
+import { cx } from "./same-card";
+
+// Inline stroke styles: they must beat React Flow's own `.react-flow__edge-path` rule, which
+// a CSS-module class of equal specificity would only do depending on stylesheet order.
+function strokeOf(data: EdgeData | undefined): CSSProperties {
+  const variant = data?.variant ?? "tree";
+  const spine = data?.spine === true;
+  const style: CSSProperties = {
+    stroke: spine ? "var(--accent)" : variant === "side" ? "#cfcfca" : "#b9b9b3",
+    strokeWidth: spine ? 3 : variant === "side" ? 1.25 : 1.5,
+    opacity: data?.dim === true ? 0.25 : data?.faded === true ? 0.5 : 1,
+  };
+  if (variant === "raw") style.strokeDasharray = "6 5";
+  if (variant === "side") style.strokeDasharray = "2 4";
+  return style;
+}
+
+/** predecessor → node; dashed with a "raw context" marker when the branch renders raw. */
+function GraphEdgeView(props: EdgeProps<GraphEdge>) {
+  const [path, labelX, labelY] = getBezierPath({
+    sourceX: props.sourceX,
+    sourceY: props.sourceY,
+    sourcePosition: props.sourcePosition,
+    targetX: props.targetX,
+    targetY: props.targetY,
+    targetPosition: props.targetPosition,
+  });
+  return (
+    <>
+      <BaseEdge id={props.id} path={path} style={strokeOf(props.data)} interactionWidth={0} />
+      {props.label !== undefined && props.label !== null && (
+        <EdgeLabelRenderer>
+          <div
+            className={cx(s.edgeLabel, props.data?.dim === true && s.edgeLabelDim)}
+            // Beside the midpoint, not on it: a raw fork's edge is short and the marker must
+            // not hide the dashes it explains.
+            style={{ transform: `translate(6px, -50%) translate(${labelX}px, ${labelY}px)` }}
+          >
+            {props.label}
+          </div>
+        </EdgeLabelRenderer>
+      )}
+    </>
+  );
+}
+
+export const GraphEdgeLine = memo(GraphEdgeView);

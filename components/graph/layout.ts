@@ -1,0 +1,200 @@
+import type { HierarchyPointNode } from "d3-hierarchy";
+import type { GraphView } from "@/lib/engine/build-graph";
+import type { NodeId } from "@/lib/engine/ids";
+import type { ProvenanceMarks } from "@/lib/engine/provenance-marks";
+import { drawTree, type DrawNode } from "./draw-tree";
+import {
+  capsuleNode,
+  edge,
+  frameNode,
+  sideNode,
+  turnNode,
+  type ElementContext,
+} from "./flow-elements";
+import { HANDLE, SIZE, type FlowEdge, type FlowNode, type GraphLayout } from "./flow-types";
+import { buildNav } from "./nav";
+import { tidyTree, type Datum, type Measure } from "./tidy-tree";
+
+export interface LayoutOptions {
+  readonly expanded: ReadonlySet<NodeId>;
+  readonly showRelics: boolean;
+  readonly marks?: ProvenanceMarks | null;
+}
+
+const SIDE_PITCH = SIZE.side.width + SIZE.sideGap;
+const cardSize = (card: DrawNode) => (card.shape === "capsule" ? SIZE.capsule : SIZE.turn);
+
+/** A card plus its side leaves in a row to its right: the width it claims in its layer. */
+function slotWidth(card: DrawNode): number {
+  return cardSize(card).width + card.sides.length * SIDE_PITCH;
+}
+
+/** The frame's contents, laid out on their own: the frame claims their extent. */
+interface Inner {
+  readonly placed: HierarchyPointNode<Datum>;
+  readonly minX: number;
+  readonly width: number;
+  readonly span: number;
+}
+
+function innerLayout(cards: readonly DrawNode[]): Inner {
+  const placed = tidyTree(cards, (card) => ({ width: slotWidth(card), span: 1 }));
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let span = 1;
+  // Hand-linked hierarchy nodes carry no depth (see tidyTree): count layers while walking.
+  const stack = (placed.children ?? []).map((point) => ({ point, layers: 1 }));
+  while (stack.length > 0) {
+    const item = stack.pop();
+    const card = item?.point.data?.card;
+    if (item === undefined || card === undefined) continue;
+    const half = slotWidth(card) / 2;
+    minX = Math.min(minX, item.point.x - half);
+    maxX = Math.max(maxX, item.point.x + half);
+    span = Math.max(span, item.layers);
+    for (const point of item.point.children ?? []) stack.push({ point, layers: item.layers + 1 });
+  }
+  const content = maxX - minX + 2 * SIZE.framePad;
+  const width = Math.max(content, SIZE.frameMinWidth);
+  // Centre narrow contents in the widened frame.
+  return { placed, minX: minX - (width - content) / 2, width, span };
+}
+
+interface Emitter extends ElementContext {
+  readonly frames: FlowNode[];
+  readonly cards: FlowNode[];
+  readonly sides: FlowNode[];
+  readonly edges: FlowEdge[];
+  /** Cards without an incoming edge, left to right. */
+  readonly roots: string[];
+  readonly inner: Inner | null;
+}
+
+/**
+ * Emits one placed tree, preorder, children left to right, so each card's outgoing edges
+ * come out in x order (navigation relies on it). `depth0` and `dx` shift a frame's contents.
+ */
+function emit(top: HierarchyPointNode<Datum>, depth0: number, dx: number, out: Emitter): void {
+  const stack = (top.children ?? []).map((point) => ({ point, depth: depth0 })).reverse();
+  while (stack.length > 0) {
+    const item = stack.pop();
+    const datum = item?.point.data;
+    if (item === undefined || datum === undefined || datum === null) continue;
+    const { point, depth } = item;
+    const children = point.children ?? [];
+    for (let i = children.length - 1; i >= 0; i -= 1) {
+      const child = children[i];
+      if (child !== undefined) stack.push({ point: child, depth: depth + 1 });
+    }
+    const { card, part } = datum;
+    if (part > 0) continue;
+    const top = depth * SIZE.row;
+
+    if (card.shape === "frame" && out.capsule !== null && out.inner !== null) {
+      const left = Math.round(point.x + dx - out.inner.width / 2);
+      const position = { x: left, y: top - SIZE.framePad - SIZE.frameHeader };
+      const height = (out.inner.span - 1) * SIZE.row + SIZE.turn.height;
+      const box = {
+        position,
+        width: out.inner.width,
+        height: height + 2 * SIZE.framePad + SIZE.frameHeader,
+      };
+      out.frames.push(frameNode(out.capsule, box, out.marks));
+      emit(out.inner.placed, depth, left + SIZE.framePad - out.inner.minX, out);
+      continue;
+    }
+
+    const size = cardSize(card);
+    const left = Math.round(point.x + dx - slotWidth(card) / 2);
+    const node =
+      card.shape === "capsule" && out.capsule !== null
+        ? capsuleNode(card, out.capsule, { x: left, y: top }, out.marks)
+        : turnNode(card, { x: left, y: top }, out);
+    out.cards.push(node);
+
+    const parent = point.parent?.data?.card.id ?? null;
+    const source = card.edgeFrom ?? parent;
+    if (source === null) out.roots.push(card.id);
+    else {
+      const raw = card.row.rawFork;
+      // A branch leaving the expanded frame exits sideways, clear of the covered column.
+      const handle =
+        card.port !== null
+          ? HANDLE.port(card.port)
+          : raw && card.edgeFrom !== null
+            ? HANDLE.side
+            : HANDLE.out;
+      out.edges.push(
+        edge(
+          source,
+          card.id,
+          { source: handle, target: HANDLE.in },
+          {
+            variant: raw ? "raw" : "tree",
+            spine: node.data.spine,
+            dim: out.marks !== null && node.data.glow !== "glow",
+            faded: false,
+          },
+        ),
+      );
+    }
+
+    card.sides.forEach((row, i) => {
+      const x = left + size.width + SIZE.sideGap + i * SIDE_PITCH;
+      const side = sideNode(row, { x, y: top + (size.height - SIZE.side.height) / 2 }, out.marks);
+      out.sides.push(side);
+      out.edges.push(
+        edge(
+          card.id,
+          row.id,
+          { source: HANDLE.side, target: HANDLE.in },
+          {
+            variant: "side",
+            spine: false,
+            dim: out.marks !== null && side.data.glow !== "glow",
+            faded: side.data.kind === "relic",
+          },
+        ),
+      );
+    });
+  }
+}
+
+/**
+ * The whole session DAG as React Flow nodes and edges (graph.md): a top-down tidy tree
+ * (d3-hierarchy, linear time), ROOT on top, siblings oldest left. Positions are a function of
+ * the ledger, the expanded capsule and the relic toggle only — never of HEAD or the marks,
+ * which change flags, not geometry. Side leaves sit in a row right of the card they hang
+ * off. The expanded capsule is a frame several layers tall holding the covered turns; the
+ * branches that leave them hang below it, as they hang below the folded capsule.
+ */
+export function layoutGraph(view: GraphView, opts: LayoutOptions): GraphLayout {
+  const drawn = drawTree(view, opts);
+  const frame = drawn.standIn?.shape === "frame" ? drawn.standIn : null;
+  const inner = frame === null ? null : innerLayout(frame.inner);
+  const measure: Measure = (card) =>
+    card.shape === "frame" && inner !== null
+      ? { width: inner.width, span: inner.span }
+      : { width: slotWidth(card), span: 1 };
+
+  const out: Emitter = {
+    view,
+    capsule: drawn.capsule,
+    marks: opts.marks ?? null,
+    frames: [],
+    cards: [],
+    sides: [],
+    edges: [],
+    roots: [],
+    inner,
+  };
+  emit(tidyTree(drawn.roots, measure), 0, 0, out);
+
+  const frameNav = frame === null ? null : { id: frame.id, down: frame.inner[0]?.id ?? null };
+  return {
+    // Frames first: React Flow paints later nodes on top, so a frame stays behind its cards.
+    nodes: [...out.frames, ...out.cards, ...out.sides],
+    edges: out.edges,
+    nav: buildNav(out.edges, out.roots, frameNav),
+  };
+}

@@ -1,0 +1,93 @@
+"use client";
+
+import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { memo } from "react";
+import type { NodeKind, NodeStatus } from "@/lib/engine/types";
+import { useSession } from "@/components/session/session-context";
+import type { TurnNode } from "./flow-node-types";
+import { HANDLE } from "./flow-types";
+import s from "./graph.module.css";
+import { cx, sameCard } from "./same-card";
+
+export const ROLE: Readonly<Record<NodeKind, string>> = {
+  root: "system",
+  user: "user",
+  assistant: "assistant",
+  tool: "tool",
+  summary: "summary",
+  notice: "notice",
+};
+
+const KIND_CLASS: Readonly<Record<NodeKind, string | undefined>> = {
+  root: s.system,
+  user: s.user,
+  assistant: s.assistant,
+  tool: s.tool,
+  summary: undefined,
+  notice: undefined,
+};
+
+export function StatusMark({ status }: { readonly status: NodeStatus }) {
+  switch (status) {
+    case "streaming":
+      return <span className={s.pulse} role="img" aria-label="streaming" title="Streaming" />;
+    case "interrupted":
+      return <span className={cx(s.tag, s.warnTag)}>interrupted</span>;
+    case "error":
+      return <span className={cx(s.tag, s.errorTag)}>error</span>;
+    case "complete":
+      return null;
+  }
+}
+
+// Drawn, not a glyph: the branch characters (⑂, ⎇) are missing from common UI fonts.
+function ForkIcon() {
+  return (
+    <svg width="9" height="10" viewBox="0 0 9 10" aria-hidden className={s.forkIcon}>
+      <path d="M2 1v8M2 6c0-2 5-1.5 5-4.5" fill="none" stroke="currentColor" strokeWidth="1.4" />
+    </svg>
+  );
+}
+
+/** One conversation node: role, first line, status, fork badge, HEAD. */
+function TurnCardView({ id, data }: NodeProps<TurnNode>) {
+  const selected = useSession((st) => st.selectedId === id);
+  return (
+    <div
+      className={cx(
+        s.card,
+        KIND_CLASS[data.kind],
+        data.spine && s.spine,
+        data.head && s.head,
+        data.covered && s.coveredCard,
+        data.status === "error" && s.error,
+        data.glow !== null && s[data.glow],
+        selected && s.selected,
+      )}
+      aria-current={data.head ? "true" : undefined}
+    >
+      <Handle type="target" position={Position.Top} id={HANDLE.in} className={s.handle} />
+      <div className={s.cardHead}>
+        <span className={s.role}>
+          {ROLE[data.kind]}
+          {data.spawned ? " · sub-agent" : ""}
+        </span>
+        <span className={s.tags}>
+          <StatusMark status={data.status} />
+          {data.sibling !== null && <span className={s.tag}>{data.sibling}</span>}
+          {data.forks > 1 && (
+            <span className={cx(s.tag, s.forkTag)} title={`${data.forks} branches fork here`}>
+              <ForkIcon /> {data.forks}
+            </span>
+          )}
+          {data.head && <span className={cx(s.tag, s.headTag)}>HEAD</span>}
+        </span>
+      </div>
+      <div className={s.text}>{data.text}</div>
+      <Handle type="source" position={Position.Bottom} id={HANDLE.out} className={s.handle} />
+      <Handle type="source" position={Position.Right} id={HANDLE.side} className={s.handle} />
+    </div>
+  );
+}
+
+export const TurnCard = memo(TurnCardView, sameCard);

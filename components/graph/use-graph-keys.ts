@@ -1,0 +1,87 @@
+"use client";
+
+import { useCallback, type KeyboardEvent } from "react";
+import type { GraphRow } from "@/lib/engine/build-graph";
+import { asNodeId, type NodeId } from "@/lib/engine/ids";
+import { isSideLeafKind } from "@/lib/engine/side-leaf";
+import { useSessionStoreApi } from "@/components/session/session-context";
+import type { NavEntry } from "./flow-types";
+import { navigate, type NavKey } from "./nav";
+
+const ARROWS: Readonly<Record<string, NavKey>> = {
+  ArrowUp: "up",
+  ArrowDown: "down",
+  ArrowLeft: "left",
+  ArrowRight: "right",
+};
+
+// Keys typed into the detail panel's controls belong to them (Enter on "Checkout" must not
+// check out twice).
+const OWN_KEYS = "button, input, textarea, select, a, summary, [contenteditable]";
+
+export interface GraphKeysInput {
+  readonly nav: ReadonlyMap<string, NavEntry>;
+  readonly rows: ReadonlyMap<NodeId, GraphRow>;
+  readonly headId: NodeId | null;
+  /** The card that draws a node: itself, or the capsule that folds it; null if undrawn. */
+  readonly cardOf: (id: NodeId) => string | null;
+  /** The active summary, when it has a capsule (folded or not). */
+  readonly capsuleId: NodeId | null;
+  readonly onCheckout: (id: NodeId) => void;
+  readonly onFit: () => void;
+  /** Brings a card into view after the keyboard moved the selection to it. */
+  readonly reveal: (cardId: string) => void;
+}
+
+/**
+ * The graph's keyboard (graph.md, Interaction): arrows move the selection along edges,
+ * Enter checks out, Space folds or unfolds the capsule, `f` fits the view. Reads the
+ * selection from the store at key time, so the handler does not change with it.
+ */
+export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => void {
+  const store = useSessionStoreApi();
+  const { nav, rows, headId, cardOf, capsuleId, onCheckout, onFit, reveal } = input;
+  return useCallback(
+    (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = event.target;
+      if (target instanceof Element && target !== event.currentTarget && target.closest(OWN_KEYS)) {
+        return;
+      }
+      const state = store.getState();
+      const selected = state.selectedId;
+      const arrow = ARROWS[event.key];
+      if (arrow !== undefined) {
+        event.preventDefault();
+        const from = selected === null ? null : cardOf(selected);
+        const to =
+          from === null ? (headId ?? nav.keys().next().value ?? null) : navigate(nav, from, arrow);
+        if (to !== null) {
+          state.select(asNodeId(to));
+          reveal(to);
+        }
+        return;
+      }
+      if (event.key === "f" || event.key === "F") {
+        event.preventDefault();
+        onFit();
+        return;
+      }
+      const row = selected === null ? undefined : rows.get(selected);
+      if (event.key === "Enter" && row !== undefined && !isSideLeafKind(row.kind)) {
+        event.preventDefault();
+        if (row.id !== headId) onCheckout(row.id);
+        return;
+      }
+      if (event.key === " " && capsuleId !== null && selected !== null) {
+        // Space on the capsule, its frame, or any turn it folds.
+        const covered = rows.get(capsuleId)?.covers_ids?.includes(selected) === true;
+        if (selected === capsuleId || covered) {
+          event.preventDefault();
+          state.toggleCapsule(capsuleId);
+        }
+      }
+    },
+    [store, nav, rows, headId, cardOf, capsuleId, onCheckout, onFit, reveal],
+  );
+}
