@@ -1,13 +1,13 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
 import { services } from "@/lib/server/services";
 
-/** Creates a session from the home page's form. */
+/** Creates a session from the home page's form and opens it. */
 export async function createSessionAction(form: FormData): Promise<void> {
   const raw = form.get("title");
   const title = typeof raw === "string" ? raw.slice(0, 200) : "";
   const { store } = await services();
-  await store.createSession({ title });
-  revalidatePath("/");
+  const session = await store.createSession({ title });
+  redirect(`/s/${session.id}`);
 }

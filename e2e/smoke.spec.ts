@@ -17,6 +17,7 @@ test("home lists sessions and creates one", async ({ page }, testInfo) => {
   const title = `Smoke ${Date.now()}`;
   await page.getByLabel("New session title").fill(title);
   await page.getByRole("button", { name: "New session" }).click();
+  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
   await page.goto("/");
   await expect(page.getByRole("list", { name: "Sessions" }).getByText(title)).toBeVisible();
   const shot = testInfo.outputPath("home.png");

@@ -4,7 +4,7 @@ import { autoCompactDecision } from "../engine/auto-compact-decision";
 import { latchAfterFailure, type AutoCompactLatch } from "../engine/auto-compact-latch";
 import { contextTokens } from "../engine/context-tokens";
 import { EngineError } from "../engine/errors";
-import type { NodeId, Tokens } from "../engine/ids";
+import { tokens, type NodeId, type Tokens } from "../engine/ids";
 import { metaAfterCompaction } from "../engine/meta-after-compaction";
 import { planCompaction, type CompactionWork } from "../engine/plan-compaction";
 import { renderContext, type RenderedContext } from "../engine/render-context";
@@ -69,7 +69,7 @@ export class Compactor implements TurnCompaction {
   ): Promise<CompactResult> {
     if (headId === null) throw new EngineError("invalid_ledger", "The session has no HEAD.");
     const { bus } = this.deps;
-    bus.publish(session.id, { type: "compaction_started", headId });
+    bus.publish(session.id, { type: "compaction_started", trigger, headId });
     try {
       const { spine, rendering, active } = await this.view(session, headId);
       const { keepRecentTokens } = this.budgetOf(session);
@@ -86,7 +86,12 @@ export class Compactor implements TurnCompaction {
             : keepRecentTokens,
       });
       if (plan.kind === "notice") {
-        bus.publish(session.id, { type: "notice", message: plan.message });
+        bus.publish(session.id, {
+          type: "notice",
+          code: plan.code,
+          message: plan.message,
+          nodeId: null,
+        });
         return {
           summary: null,
           notice: plan.message,
@@ -99,10 +104,11 @@ export class Compactor implements TurnCompaction {
       bus.publish(session.id, { type: "node_appended", node });
       bus.publish(session.id, {
         type: "compaction_finished",
+        trigger,
         summary_id: node.id,
-        coveredCount: plan.coversIds.length,
+        counts: plan.counts,
         tokensBefore: plan.tokensBefore,
-        tokensAfter,
+        tokensAfter: tokens(tokensAfter),
       });
       return {
         summary: node,
@@ -115,6 +121,7 @@ export class Compactor implements TurnCompaction {
       const failure = asCompactionError(e);
       bus.publish(session.id, {
         type: "compaction_failed",
+        trigger,
         code: failure.code,
         message: failure.message,
       });
@@ -122,12 +129,12 @@ export class Compactor implements TurnCompaction {
     }
   }
 
-  /** Auto-compaction before a turn, at ≥ 80% of the window, with its guards. */
+  /** Auto-compaction before a turn, at ≥ 80% of the window, with its guards; true if it compacted. */
   async beforeTurn(
     session: SessionRecord,
     parentId: NodeId,
     newMessageTokens: number,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const budget = this.budgetOf(session);
     const { rendering, active } = await this.view(session, parentId);
     const renderedTokens = contextTokens(rendering.messages);
@@ -143,24 +150,33 @@ export class Compactor implements TurnCompaction {
       turnsSinceCompaction: turnsSinceCompaction(rendering, active),
     });
     if (decision.kind === "thrash") {
-      this.deps.bus.publish(session.id, { type: "notice", message: decision.message });
-      return;
+      this.deps.bus.publish(session.id, {
+        type: "notice",
+        code: "compaction_thrash",
+        message: decision.message,
+        nodeId: null,
+      });
+      return false;
     }
-    if (decision.kind !== "compact") return;
+    if (decision.kind !== "compact") return false;
     try {
-      await this.compact(session, parentId, "auto");
+      const result = await this.compact(session, parentId, "auto");
       if (latch) await this.deps.store.updateMeta(session.id, (m) => withoutLatch(m));
+      return result.summary !== null;
     } catch (e) {
       // A failed auto-compaction never blocks the turn; it latches until the context grew.
       const message = e instanceof Error ? e.message : String(e);
       this.deps.bus.publish(session.id, {
         type: "notice",
+        code: "compaction_latched",
         message: `Auto-compaction failed (${message}); the turn continues uncompacted.`,
+        nodeId: null,
       });
       await this.deps.store.updateMeta(session.id, (m) => ({
         ...m,
         [LATCH_KEY]: latchAfterFailure(renderedTokens),
       }));
+      return false;
     }
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config/env";
+import { MESSAGE_OVERHEAD_TOKENS } from "../engine/context-tokens";
 import { buildGraph, type GraphView } from "../engine/build-graph";
 import { createLedgerIndex } from "../engine/ledger-index";
 import { planDeleteBranch } from "../engine/plan-delete-branch";
@@ -117,13 +118,15 @@ export class Dispatcher {
     const writer = this.writer(session.id, true, model);
 
     let user: LedgerNode | null = null;
+    let compactedThisTurn = false;
     let replyParent = plan.predecessorId;
     if (plan.writesUserNode && content !== undefined) {
-      await this.deps.compaction?.beforeTurn(
-        session,
-        plan.predecessorId,
-        this.deps.count(content, model),
-      );
+      compactedThisTurn =
+        (await this.deps.compaction?.beforeTurn(
+          session,
+          plan.predecessorId,
+          this.deps.count(content, model) + MESSAGE_OVERHEAD_TOKENS,
+        )) ?? false;
       user = await writer.appendUser(plan.predecessorId, content, {
         exclusive: true,
         forkMovesHead: plan.forkMovesHead,
@@ -140,6 +143,7 @@ export class Dispatcher {
       parentId: replyParent,
       signal: input.signal,
       compaction: this.deps.compaction,
+      compactedThisTurn,
       flushMs: this.deps.flushMs ?? 250,
       keepAliveMs: this.deps.keepAliveMs ?? 5_000,
       ...(plan.writesUserNode ? {} : { forkMovesHead: plan.forkMovesHead, exclusive: true }),
@@ -245,7 +249,7 @@ export class Dispatcher {
     const session = await this.deps.store.getSession(sessionId);
     const lookup = await this.prefetch(session, [nodeId]);
     checkoutTarget(session.id, nodeId, (id) => lookup.get(id));
-    return this.moveHead(session.id, nodeId);
+    return this.moveHead(session, nodeId, "checkout");
   }
 
   /** HEAD back to an earlier node of its own spine. */
@@ -261,7 +265,7 @@ export class Dispatcher {
       targetId: nodeId,
       getNode: (id) => lookup.get(id),
     });
-    return this.moveHead(session.id, nodeId);
+    return this.moveHead(session, nodeId, "rewind");
   }
 
   /** What the model would read from `headId` (default: HEAD). */
@@ -295,14 +299,28 @@ export class Dispatcher {
     });
     this.deps.bus.publish(session.id, { type: "nodes_removed", ids: plan.ids });
     if (after.headId && after.headId !== session.headId) {
-      this.deps.bus.publish(session.id, { type: "head_moved", headId: after.headId });
+      this.deps.bus.publish(session.id, {
+        type: "head_moved",
+        headId: after.headId,
+        previousHeadId: session.headId,
+        move: "delete_branch",
+      });
     }
     return after;
   }
 
-  private async moveHead(sessionId: SessionId, nodeId: NodeId): Promise<SessionRecord> {
-    const session = await this.deps.store.setHead(sessionId, nodeId);
-    this.deps.bus.publish(sessionId, { type: "head_moved", headId: nodeId });
+  private async moveHead(
+    before: SessionRecord,
+    nodeId: NodeId,
+    move: "checkout" | "rewind",
+  ): Promise<SessionRecord> {
+    const session = await this.deps.store.setHead(before.id, nodeId);
+    this.deps.bus.publish(before.id, {
+      type: "head_moved",
+      headId: nodeId,
+      previousHeadId: before.headId,
+      move,
+    });
     return session;
   }
 

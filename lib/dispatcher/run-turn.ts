@@ -1,6 +1,7 @@
 import { EngineError } from "../engine/errors";
 import type { NodeId } from "../engine/ids";
 import type { LedgerNode, NodeMetadata, SessionRecord } from "../engine/types";
+import { overflowDecision } from "../engine/overflow-decision";
 import { isProviderError } from "../llm/provider-error";
 import type { ChatProvider, FinishReason, Usage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
@@ -22,8 +23,8 @@ export type TurnEvent =
 
 /** Compaction's part in a turn (lib/compaction): before it, and on a context overflow. */
 export interface TurnCompaction {
-  /** Compacts the branch ending at `parentId` when the budget says so; head-neutral. */
-  beforeTurn(session: SessionRecord, parentId: NodeId, newMessageTokens: number): Promise<void>;
+  /** Compacts the branch ending at `parentId` when the budget says so; true if it did. */
+  beforeTurn(session: SessionRecord, parentId: NodeId, newMessageTokens: number): Promise<boolean>;
   /** After `provider_overflow`: compacts the branch; true when the turn may retry once. */
   onOverflow(session: SessionRecord, parentId: NodeId): Promise<boolean>;
 }
@@ -41,16 +42,20 @@ export interface ReplyOptions {
   readonly compaction?: TurnCompaction | undefined;
   readonly flushMs: number;
   readonly keepAliveMs: number;
+  /** Auto-compaction already ran for this turn: an overflow then ends the turn ([R58]). */
+  readonly compactedThisTurn?: boolean;
   /** A retry opens its fork with the reply itself. */
   readonly forkMovesHead?: boolean;
   readonly exclusive?: boolean;
 }
 
-const USER_FACING: Record<string, string> = {
-  provider_overflow:
-    "The conversation no longer fits the model's context window, even after compaction. " +
-    "Start a new branch from an earlier message, run /compact, or pick a model with a larger window.",
-};
+const OVERFLOW_NO_COMPACTION =
+  "The conversation no longer fits the model's context window. Start a branch from an " +
+  "earlier message, run /compact, or switch to a model with a larger window.";
+
+const GIVE_UP_AFTER_FAILED_COMPACTION =
+  "The conversation no longer fits the model's context window and compaction could not " +
+  "make room. Start a branch from an earlier message or switch to a model with a larger window.";
 
 /**
  * Streams one reply under `parentId`: renders what the model reads, opens the placeholder
@@ -83,6 +88,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   let toolCalls: NodeMetadata["tool_calls"];
   let failure: { code: string; message: string } | undefined;
   let retried = false;
+  let overflowMessage: string | undefined;
   try {
     for (;;) {
       try {
@@ -112,26 +118,34 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
         }
         break;
       } catch (e) {
-        if (
-          isProviderError(e) &&
-          e.code === "provider_overflow" &&
-          buffer.content === "" &&
-          !retried &&
-          options.compaction
-        ) {
+        if (isProviderError(e) && e.code === "provider_overflow" && buffer.content === "") {
+          // Issue 5 / [R58]: compact and retry once; a turn compacts at most once.
+          const decision = overflowDecision({
+            compactedThisTurn: options.compactedThisTurn === true || retried,
+            retried,
+          });
+          if (decision.kind === "give_up" || !options.compaction) {
+            overflowMessage = decision.kind === "give_up" ? decision.message : undefined;
+            throw e;
+          }
           retried = true;
           const fresh = await store.getSession(session.id);
           if (await options.compaction.onOverflow(fresh, parentId)) {
             rendered = await loadRendering(store, await store.getSession(session.id), parentId);
             continue;
           }
+          overflowMessage = GIVE_UP_AFTER_FAILED_COMPACTION;
         }
         throw e;
       }
     }
   } catch (e) {
     if (isProviderError(e)) {
-      failure = { code: e.code, message: USER_FACING[e.code] ?? e.message };
+      failure = {
+        code: e.code,
+        message:
+          e.code === "provider_overflow" ? (overflowMessage ?? OVERFLOW_NO_COMPACTION) : e.message,
+      };
       if (e.partialText && buffer.content === "") buffer.append(e.partialText);
     } else if (e instanceof EngineError) {
       failure = { code: e.code, message: e.message };

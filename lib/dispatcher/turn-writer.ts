@@ -134,13 +134,20 @@ export class TurnWriter {
   private async append(
     input: Omit<Parameters<SessionStore["append"]>[0], "sessionId" | "advanceHead">,
   ): Promise<LedgerNode> {
-    const { node, headMoved } = await this.deps.store.append({
+    const { node, headMoved, previousHeadId } = await this.deps.store.append({
       ...input,
       sessionId: this.sessionId,
       advanceHead: this.advanceHead,
     });
     this.deps.bus.publish(this.sessionId, { type: "node_appended", node });
-    if (headMoved) this.deps.bus.publish(this.sessionId, { type: "head_moved", headId: node.id });
+    if (headMoved) {
+      this.deps.bus.publish(this.sessionId, {
+        type: "head_moved",
+        headId: node.id,
+        previousHeadId,
+        move: node.predecessorId === previousHeadId ? "send" : "fork",
+      });
+    }
     return node;
   }
 }

@@ -51,6 +51,8 @@ export interface HeadMovedEvent extends EventOf<"head_moved"> {
 /** A compaction began (manual, auto or reactive). */
 export interface CompactionStartedEvent extends EventOf<"compaction_started"> {
   readonly trigger: CompactionTrigger;
+  /** The head whose rendered view is being compacted. */
+  readonly headId: NodeId;
 }
 
 /** What a compaction covered, for compaction_finished and the compact endpoint. */

@@ -1,29 +1,20 @@
+import type { EngineEvent } from "../engine/events";
 import type { NodeId, SessionId } from "../engine/ids";
-import type { LedgerNode } from "../engine/types";
+
+/** An engine event as it travels on one session's channel (the session is the channel). */
+type OnChannel<E> = E extends unknown ? Omit<E, "sessionId"> : never;
 
 /**
- * What the session channel carries (GET /api/sessions/:id/events). Large payloads are not
- * inlined across instances: a `node_appended` whose node is too big for a NOTIFY is
- * delivered as `node_changed`, and the client refetches the node.
+ * What the session channel carries (GET /api/sessions/:id/events): the engine's events
+ * (lib/engine/events.ts, product.md §4), plus three the browser needs to stay in sync —
+ * `node_changed` (an event too large for a cross-instance NOTIFY: refetch the node),
+ * `nodes_removed` (a branch delete) and `session_changed` (rename, settings).
  */
 export type SessionEvent =
-  | { readonly type: "node_appended"; readonly node: LedgerNode }
+  | OnChannel<EngineEvent>
   | { readonly type: "node_changed"; readonly id: NodeId }
-  | { readonly type: "delta"; readonly id: NodeId; readonly text: string }
-  | { readonly type: "turn_finished"; readonly node: LedgerNode }
-  | { readonly type: "head_moved"; readonly headId: NodeId }
   | { readonly type: "nodes_removed"; readonly ids: readonly NodeId[] }
-  | { readonly type: "session_changed" }
-  | { readonly type: "compaction_started"; readonly headId: NodeId }
-  | {
-      readonly type: "compaction_finished";
-      readonly summary_id: NodeId;
-      readonly coveredCount: number;
-      readonly tokensBefore: number;
-      readonly tokensAfter: number;
-    }
-  | { readonly type: "compaction_failed"; readonly code: string; readonly message: string }
-  | { readonly type: "notice"; readonly message: string };
+  | { readonly type: "session_changed" };
 
 export type SessionEventListener = (event: SessionEvent) => void;
 

@@ -57,6 +57,8 @@ export interface AppendInput {
 export interface AppendResult {
   readonly node: LedgerNode;
   readonly headMoved: boolean;
+  /** HEAD as it was under the write lock, before this append. */
+  readonly previousHeadId: NodeId | null;
 }
 
 export interface SealInput {
@@ -354,7 +356,11 @@ export class SessionStore {
           data: { ...(headMoved ? { headId: id } : {}), ...(meta !== undefined ? { meta } : {}) },
         });
       }
-      return { node, headMoved };
+      return {
+        node,
+        headMoved,
+        previousHeadId: session.headId === null ? null : asNodeId(session.headId),
+      };
     });
   }
 

@@ -210,6 +210,35 @@ describeEachDatabase("compaction pipeline", (kind) => {
       expect(await headOf(store, sessionId)).toBe(reply.id);
     });
 
+    it("[R58] a turn compacts at most once: an overflow after auto-compaction ends the turn", async () => {
+      const { dispatcher, sessionId } = await seeded({});
+      // Shrink the window under the conversation: the next turn is over 80% before it starts.
+      const used = await renderedTokens(dispatcher, sessionId);
+      await store.updateMeta(sessionId, (m) => ({
+        ...m,
+        settings: { contextWindow: used, keepRecentTokens: Math.floor(used / 3) },
+      }));
+      const before = (await summaries(store, sessionId)).length;
+      server.enqueue(
+        behaviours.reply(SUMMARY_TEXT), // the auto-compaction's summariser call
+        behaviours.overflow("openai"), // the turn's call overflows anyway
+        behaviours.reply(SUMMARY_TEXT), // would be a second (reactive) compaction
+        behaviours.reply("ok"), // would be its retry
+      );
+      const { reply } = await dispatcher.runTurn({
+        sessionId,
+        mode: "send",
+        content: userMessage(4),
+      });
+      expect(server.chatRequests).toHaveLength(2);
+      expect(reply.status).toBe("error");
+      expect(reply.metadata.error?.code).toBe("provider_overflow");
+      expect(reply.metadata.error?.message).toMatch(/larger window/);
+      const after = await summaries(store, sessionId);
+      expect(after).toHaveLength(before + 1);
+      expect(after.at(-1)?.metadata["trigger"]).toBe("auto");
+    });
+
     it("[R72] a summariser failure during reactive compaction writes no summary and no retry", async () => {
       const { dispatcher, sessionId, events } = await seeded({ keepRecentTokens: 60 });
       const metaBefore = (await store.getSession(sessionId)).meta;
@@ -338,12 +367,17 @@ describeEachDatabase("compaction pipeline", (kind) => {
       "node_appended",
       "compaction_finished",
     ]);
-    expect(relevant[0]).toEqual({ type: "compaction_started", headId: head });
+    expect(relevant[0]).toEqual({ type: "compaction_started", trigger: "manual", headId: head });
     expect(relevant[1]).toMatchObject({ node: { id: summary.id } });
     expect(relevant[2]).toEqual({
       type: "compaction_finished",
+      trigger: "manual",
       summary_id: summary.id,
-      coveredCount: covers.length,
+      counts: {
+        covered: covers.length,
+        newlyCovered: covers.length,
+        kept: after.messages.length - 2,
+      },
       tokensBefore: contextTokens(before.messages),
       tokensAfter: contextTokens(after.messages),
     });
@@ -472,7 +506,7 @@ describeEachDatabase("compaction pipeline", (kind) => {
     expect(await headOf(store, sessionId)).toBe(mainTip);
     expect(ofType(log, "head_moved")).toHaveLength(0);
     expect(ofType(log, "compaction_started")).toEqual([
-      { type: "compaction_started", headId: forkTip },
+      { type: "compaction_started", trigger: "manual", headId: forkTip },
     ]);
 
     // The summariser got no previous summary and no summary message: only the fork's turns.
@@ -512,7 +546,9 @@ describeEachDatabase("compaction pipeline", (kind) => {
     expect(result.notice).toMatch(/2 messages, at least 4/);
     expect(await store.nodes(sessionId)).toEqual(nodesBefore);
     expect((await store.getSession(sessionId)).meta).toEqual(metaBefore);
-    expect(ofType(log, "notice")).toEqual([{ type: "notice", message: result.notice }]);
+    expect(ofType(log, "notice")).toEqual([
+      { type: "notice", code: "too_few_messages", message: result.notice, nodeId: null },
+    ]);
     expect(ofType(log, "compaction_finished")).toHaveLength(0);
     expect(ofType(log, "node_appended")).toHaveLength(0);
   });

@@ -146,9 +146,19 @@ describeEachDatabase("[R70] session events", (kind) => {
         });
         const seenLocally: SessionEvent[] = [];
         a.subscribe(sessionId, (e) => seenLocally.push(e));
-        a.publish(sessionId, { type: "head_moved", headId: asNodeId("01A") });
+        a.publish(sessionId, {
+          type: "head_moved",
+          headId: asNodeId("01A"),
+          previousHeadId: null,
+          move: "checkout",
+        });
         a.publish(sessionId, { type: "delta", id: asNodeId("01B"), text: "x".repeat(20_000) });
-        a.publish(sessionId, { type: "notice", message: "hello" });
+        a.publish(sessionId, {
+          type: "notice",
+          code: "local_command",
+          message: "hello",
+          nodeId: null,
+        });
         await done;
         expect(got.map((e) => e.type)).toEqual(["head_moved", "node_changed", "notice"]);
         // The publisher's own subscribers get the event at once, and not again from the channel.
@@ -171,9 +181,9 @@ describeEachDatabase("[R70] session events", (kind) => {
     bus.subscribe(asSessionId("01OTHER"), () => {
       throw new Error("another session's subscriber must not be called");
     });
-    bus.publish(sessionId, { type: "notice", message: "a" });
+    bus.publish(sessionId, { type: "notice", code: "local_command", message: "a", nodeId: null });
     off();
-    bus.publish(sessionId, { type: "notice", message: "b" });
+    bus.publish(sessionId, { type: "notice", code: "local_command", message: "b", nodeId: null });
     expect(one).toEqual(["notice"]);
     expect(two).toEqual(["notice", "notice"]);
   });

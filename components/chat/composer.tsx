@@ -1,0 +1,86 @@
+"use client";
+
+import { useState } from "react";
+import { useSession } from "@/components/session/session-context";
+import { parseComposer, SLASH_HELP } from "./slash-command";
+import type { SessionActions } from "./use-session-actions";
+
+/** The message box: Enter sends, Shift+Enter breaks the line, `/` opens the commands. */
+export function Composer({ actions }: { actions: SessionActions }) {
+  const [text, setText] = useState("");
+  const busy = useSession((s) => s.busy);
+  const setError = useSession((s) => s.setError);
+
+  const submit = () => {
+    if (busy || text.trim() === "") return;
+    const cmd = parseComposer(text);
+    switch (cmd.kind) {
+      case "invalid":
+        setError(cmd.message);
+        return;
+      case "message":
+        void actions.send(cmd.text);
+        break;
+      case "compact":
+        void actions.compact();
+        break;
+      case "task":
+        void actions.task(cmd.prompt);
+        break;
+      case "send":
+        void actions.sendTo(cmd.sessionId, cmd.text);
+        break;
+      case "model":
+        void actions.setModel(cmd.name);
+        break;
+    }
+    setText("");
+  };
+
+  const showHelp = text.startsWith("/") && !text.includes(" ");
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      {showHelp && (
+        <ul className="slash-help" aria-label="Commands">
+          {SLASH_HELP.filter((h) => h.usage.startsWith(text.split(" ")[0] ?? "")).map((h) => (
+            <li key={h.usage}>
+              <code>{h.usage}</code> {h.what}
+            </li>
+          ))}
+        </ul>
+      )}
+      <textarea
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            submit();
+          }
+        }}
+        placeholder="Message, or / for commands"
+        aria-label="Message"
+        rows={Math.min(8, Math.max(1, text.split("\n").length))}
+      />
+      {busy === "turn" ? (
+        <button type="button" className="btn" onClick={actions.stop} aria-label="Stop">
+          Stop
+        </button>
+      ) : (
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={busy !== null || text.trim() === ""}
+        >
+          Send
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+"use client";
+
+import { useHeadView, useSession } from "@/components/session/session-context";
+
+/** How full the model's window is for HEAD's rendering; auto-compaction fires at 80%. */
+export function ContextMeter() {
+  const { tokens, rendering } = useHeadView();
+  const model = useSession((s) => s.model);
+  const window = useSession((s) => s.session.meta.settings?.contextWindow ?? s.model.window);
+  const share = window > 0 ? tokens / window : 0;
+  const level = share >= 0.8 ? "high" : share >= 0.6 ? "mid" : "low";
+  const summarised = rendering?.messages.some((m) => m.kind === "summary") ?? false;
+  return (
+    <div
+      className={`meter meter-${level}`}
+      title={`${tokens.toLocaleString()} of ${window.toLocaleString()} tokens in context${summarised ? " (a summary stands in for earlier turns)" : ""}. Auto-compaction at 80%.${model.notice ? ` ${model.notice}` : ""}`}
+      aria-label="Context window usage"
+    >
+      <div className="meter-bar">
+        <div
+          className="meter-fill"
+          style={{ width: `${Math.min(100, share * 100).toFixed(1)}%` }}
+        />
+        <div className="meter-mark" />
+      </div>
+      <span className="meter-text">
+        {Math.round(share * 100)}% · {tokens.toLocaleString()} / {window.toLocaleString()}
+      </span>
+    </div>
+  );
+}

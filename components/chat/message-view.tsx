@@ -1,0 +1,189 @@
+"use client";
+
+import { memo, useState } from "react";
+import type { NodeId } from "@/lib/engine/ids";
+import type { LedgerNode } from "@/lib/engine/types";
+import { Markdown } from "./markdown";
+
+export interface MessageViewProps {
+  readonly node: LedgerNode;
+  readonly siblingIndex: number;
+  readonly siblingCount: number;
+  /** A summary stands in for this turn in what the model reads. */
+  readonly covered: boolean;
+  readonly busy: boolean;
+  readonly selected: boolean;
+  readonly onRetry: (id: NodeId) => void;
+  readonly onEdit: (id: NodeId, content: string) => void;
+  readonly onSibling: (node: LedgerNode, delta: -1 | 1) => void;
+  readonly onSelect: (id: NodeId) => void;
+}
+
+const ROLE_LABEL: Record<LedgerNode["kind"], string> = {
+  root: "System",
+  user: "You",
+  assistant: "Assistant",
+  tool: "Tool result",
+  summary: "Summary",
+  notice: "Notice",
+};
+
+function taskPrompt(node: LedgerNode): string | null {
+  const call = node.metadata.tool_calls?.find((c) => c.name === "task");
+  if (!call) return null;
+  try {
+    const args = JSON.parse(call.arguments) as { prompt?: unknown };
+    return typeof args.prompt === "string" ? args.prompt : call.arguments;
+  } catch {
+    return call.arguments;
+  }
+}
+
+/** One turn of the transcript: content, status, and the branch controls on it. */
+export const MessageView = memo(function MessageView(props: MessageViewProps) {
+  const { node } = props;
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(node.content);
+  const [copied, setCopied] = useState(false);
+  const task = node.kind === "assistant" ? taskPrompt(node) : null;
+  const error = node.metadata.error;
+
+  const classes = [
+    "msg",
+    `msg-${node.kind}`,
+    props.covered ? "msg-covered" : "",
+    props.selected ? "msg-selected" : "",
+  ].join(" ");
+
+  return (
+    <article
+      className={classes}
+      data-node-id={node.id}
+      data-kind={node.kind}
+      aria-label={ROLE_LABEL[node.kind]}
+    >
+      <header className="msg-head">
+        <span className="msg-role">{task ? "Task" : ROLE_LABEL[node.kind]}</span>
+        {node.status === "streaming" && <span className="msg-status streaming">streaming…</span>}
+        {node.status === "interrupted" && <span className="msg-status interrupted">stopped</span>}
+        {node.status === "error" && <span className="msg-status error">error</span>}
+        {props.covered && (
+          <span
+            className="msg-status covered"
+            title="The model reads the summary instead of this turn"
+          >
+            summarised
+          </span>
+        )}
+        {props.siblingCount > 1 && (
+          <span className="siblings" aria-label="Versions">
+            <button
+              className="icon-btn"
+              aria-label="Previous version"
+              disabled={props.busy || props.siblingIndex === 0}
+              onClick={() => props.onSibling(node, -1)}
+            >
+              ‹
+            </button>
+            <span className="siblings-count">
+              {props.siblingIndex + 1}/{props.siblingCount}
+            </span>
+            <button
+              className="icon-btn"
+              aria-label="Next version"
+              disabled={props.busy || props.siblingIndex >= props.siblingCount - 1}
+              onClick={() => props.onSibling(node, 1)}
+            >
+              ›
+            </button>
+          </span>
+        )}
+      </header>
+
+      {editing ? (
+        <form
+          className="msg-edit"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (draft.trim() === "") return;
+            setEditing(false);
+            props.onEdit(node.id, draft);
+          }}
+        >
+          <textarea
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            aria-label="Edit message"
+            rows={Math.min(12, Math.max(2, draft.split("\n").length))}
+            autoFocus
+          />
+          <div className="msg-edit-actions">
+            <button type="button" className="btn" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-primary" disabled={props.busy}>
+              Save &amp; submit
+            </button>
+          </div>
+        </form>
+      ) : task !== null ? (
+        <p className="msg-task">Sub-agent task: {task}</p>
+      ) : node.kind === "user" ? (
+        <div className="msg-body msg-plain">{node.content}</div>
+      ) : node.kind === "tool" ? (
+        <details className="msg-tool">
+          <summary>Result ({node.content.length.toLocaleString()} characters)</summary>
+          <Markdown text={node.content} />
+        </details>
+      ) : (
+        <div className="msg-body">
+          {node.content ? (
+            <Markdown text={node.content} />
+          ) : node.status === "streaming" ? (
+            <span className="cursor" />
+          ) : null}
+        </div>
+      )}
+
+      {error && (
+        <p className="msg-error" role="alert">
+          {error.message}
+        </p>
+      )}
+
+      {!editing && (
+        <footer className="msg-actions">
+          {node.kind === "user" && (
+            <button className="link-btn" disabled={props.busy} onClick={() => setEditing(true)}>
+              Edit
+            </button>
+          )}
+          {node.kind === "assistant" && task === null && node.status !== "streaming" && (
+            <button
+              className="link-btn"
+              disabled={props.busy}
+              onClick={() => props.onRetry(node.id)}
+            >
+              Retry
+            </button>
+          )}
+          {node.content && (
+            <button
+              className="link-btn"
+              onClick={() => {
+                void navigator.clipboard?.writeText(node.content).then(() => setCopied(true));
+              }}
+            >
+              {copied ? "Copied" : "Copy"}
+            </button>
+          )}
+          {node.kind === "assistant" && (
+            <button className="link-btn" onClick={() => props.onSelect(node.id)}>
+              What did it read?
+            </button>
+          )}
+        </footer>
+      )}
+    </article>
+  );
+});

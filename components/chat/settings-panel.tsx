@@ -1,0 +1,113 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import type { SessionRecord } from "@/lib/engine/types";
+import { useSession } from "@/components/session/session-context";
+
+interface ModelsAnswer {
+  readonly models: readonly { id: string }[];
+  readonly error: string | null;
+}
+
+/** Per-session settings (meta.settings): model, window, kept tail, auto-compaction. */
+export function SettingsPanel() {
+  const session = useSession((s) => s.session);
+  const setSession = useSession((s) => s.setSession);
+  const setError = useSession((s) => s.setError);
+  const defaults = useSession((s) => s.model);
+  const settings = session.meta.settings ?? {};
+  const [open, setOpen] = useState(false);
+  const [models, setModels] = useState<ModelsAnswer | null>(null);
+  const [model, setModel] = useState(settings.model ?? "");
+  const [window, setWindow] = useState(settings.contextWindow?.toString() ?? "");
+  const [keep, setKeep] = useState(settings.keepRecentTokens?.toString() ?? "");
+  const [auto, setAuto] = useState(settings.autoCompact ?? true);
+
+  useEffect(() => {
+    if (!open || models) return;
+    fetch("/api/models")
+      .then((r) => r.json() as Promise<ModelsAnswer>)
+      .then(setModels)
+      .catch(() => setModels({ models: [], error: "Could not list models." }));
+  }, [open, models]);
+
+  const save = async () => {
+    const next: Record<string, unknown> = { autoCompact: auto };
+    if (model.trim()) next["model"] = model.trim();
+    if (window.trim()) next["contextWindow"] = Number(window);
+    if (keep.trim()) next["keepRecentTokens"] = Number(keep);
+    const res = await fetch(`/api/sessions/${session.id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ settings: next }),
+    });
+    const body = (await res.json()) as SessionRecord & { error?: { message: string } };
+    if (!res.ok) return setError(body.error?.message ?? "Could not save the settings.");
+    setSession(body);
+    setOpen(false);
+  };
+
+  return (
+    <div className="settings">
+      <button className="btn" onClick={() => setOpen((v) => !v)} aria-expanded={open}>
+        Settings
+      </button>
+      {open && (
+        <form
+          className="settings-panel"
+          aria-label="Session settings"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <label>
+            Model
+            <input
+              list="spindle-models"
+              value={model}
+              onChange={(e) => setModel(e.target.value)}
+              placeholder={defaults.label}
+            />
+            <datalist id="spindle-models">
+              {models?.models.map((m) => (
+                <option key={m.id} value={m.id} />
+              ))}
+            </datalist>
+          </label>
+          {models?.error && <p className="settings-note">{models.error}</p>}
+          <label>
+            Context window (tokens)
+            <input
+              inputMode="numeric"
+              value={window}
+              onChange={(e) => setWindow(e.target.value.replace(/\D/g, ""))}
+              placeholder={String(defaults.window)}
+            />
+          </label>
+          <label>
+            Keep recent (tokens)
+            <input
+              inputMode="numeric"
+              value={keep}
+              onChange={(e) => setKeep(e.target.value.replace(/\D/g, ""))}
+              placeholder={String(defaults.keepRecentTokens)}
+            />
+          </label>
+          <label className="settings-check">
+            <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.target.checked)} />
+            Compact automatically at 80%
+          </label>
+          <div className="settings-actions">
+            <button type="button" className="btn" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-primary">
+              Save
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+"use client";
+
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { NodeId } from "@/lib/engine/ids";
+import type { LedgerNode } from "@/lib/engine/types";
+import { useGraph, useHeadView, useSession } from "@/components/session/session-context";
+import { branchTip } from "./branch-tip";
+import { MessageView } from "./message-view";
+import type { SessionActions } from "./use-session-actions";
+
+const selectBusy = (s: { busy: unknown }) => s.busy !== null;
+const selectSelected = (s: { selectedId: NodeId | null }) => s.selectedId;
+const selectNodes = (s: { nodes: Readonly<Record<string, LedgerNode>> }) => s.nodes;
+
+/**
+ * HEAD's branch, every turn of it. Where a summary stands in, the turns it covers stay
+ * visible (dimmed) under a card with the summary the model reads instead.
+ */
+export function Transcript({ actions }: { actions: SessionActions }) {
+  const { spine, rendering } = useHeadView();
+  const graph = useGraph();
+  const busy = useSession(selectBusy);
+  const selectedId = useSession(selectSelected);
+  const nodes = useSession(selectNodes);
+  const select = useSession((s) => s.select);
+  const bottom = useRef<HTMLDivElement>(null);
+  const [showSystem, setShowSystem] = useState(false);
+
+  const rows = useMemo(() => new Map(graph?.nodes.map((r) => [r.id, r] as const)), [graph]);
+  const summary = useMemo(() => {
+    const m = rendering?.messages.find((x) => x.kind === "summary");
+    return m ? nodes[m.id] : undefined;
+  }, [rendering, nodes]);
+  const covered = useMemo(() => new Set(summary?.metadata.covers_ids ?? []), [summary]);
+  const firstCovered = spine.find((n) => covered.has(n.id))?.id;
+
+  const children = useMemo(() => {
+    const map = new Map<NodeId, LedgerNode[]>();
+    for (const n of Object.values(nodes)) {
+      if (!n.predecessorId) continue;
+      const list = map.get(n.predecessorId) ?? [];
+      list.push(n);
+      map.set(n.predecessorId, list);
+    }
+    for (const list of map.values()) list.sort((a, b) => a.seq - b.seq);
+    return map;
+  }, [nodes]);
+
+  const last = spine.at(-1);
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: "end" });
+  }, [last?.id, last?.content.length]);
+
+  const onSibling = (node: LedgerNode, delta: -1 | 1) => {
+    if (!node.predecessorId) return;
+    const versions = (children.get(node.predecessorId) ?? []).filter(
+      (c) => c.kind !== "summary" && c.kind !== "notice" && c.callerId !== node.predecessorId,
+    );
+    const at = versions.findIndex((v) => v.id === node.id);
+    const target = versions[at + delta];
+    if (target) void actions.checkout(branchTip(target, (id) => children.get(id) ?? []));
+  };
+
+  const root = spine[0];
+  const turns = spine.slice(1);
+  return (
+    <div className="transcript" aria-label="Transcript">
+      {root && (
+        <div className="system-prompt">
+          <button className="link-btn" onClick={() => setShowSystem((v) => !v)}>
+            {showSystem ? "Hide" : "Show"} system prompt
+          </button>
+          {showSystem && <pre>{root.content}</pre>}
+        </div>
+      )}
+      {turns.length === 0 && (
+        <p className="empty-chat">Send a message to start the conversation.</p>
+      )}
+      {turns.map((node) => {
+        const row = rows.get(node.id);
+        return (
+          <div key={node.id}>
+            {node.id === firstCovered && summary && (
+              <details className="summary-card" open={false}>
+                <summary>
+                  <strong>
+                    The model reads a summary instead of the {covered.size} turns below.
+                  </strong>
+                  <span className="summary-first">
+                    {summary.content.split("\n").find((l) => l.trim())}
+                  </span>
+                </summary>
+                <pre className="summary-text">{summary.content}</pre>
+              </details>
+            )}
+            <MessageView
+              node={node}
+              siblingIndex={row?.siblingIndex ?? 0}
+              siblingCount={row?.siblingCount ?? 1}
+              covered={covered.has(node.id)}
+              busy={busy}
+              selected={selectedId === node.id}
+              onRetry={(id) => void actions.retry(id)}
+              onEdit={(id, content) => void actions.edit(id, content)}
+              onSibling={onSibling}
+              onSelect={(id) => select(selectedId === id ? null : id)}
+            />
+          </div>
+        );
+      })}
+      <div ref={bottom} />
+    </div>
+  );
+}

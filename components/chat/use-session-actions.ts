@@ -1,0 +1,187 @@
+"use client";
+
+import { useMemo, useRef } from "react";
+import type { NodeId } from "@/lib/engine/ids";
+import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
+import { useSessionStoreApi } from "@/components/session/session-context";
+import { readSse } from "./sse-client";
+
+interface ApiError {
+  error?: { code?: string; message?: string };
+}
+
+async function errorOf(res: Response): Promise<string> {
+  try {
+    const body = (await res.json()) as ApiError;
+    return body.error?.message ?? `Request failed (${res.status}).`;
+  } catch {
+    return `Request failed (${res.status}).`;
+  }
+}
+
+async function api<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, {
+    ...init,
+    headers: { "content-type": "application/json", ...init?.headers },
+  });
+  if (!res.ok) throw new Error(await errorOf(res));
+  return (await res.json()) as T;
+}
+
+export interface TurnRequest {
+  readonly mode: "send" | "retry" | "edit";
+  readonly content?: string;
+  readonly parentId?: NodeId;
+  readonly targetId?: NodeId;
+}
+
+/**
+ * Every server operation the page performs. Results land in the one session store; the
+ * transcript and the graph re-render from it.
+ */
+export function useSessionActions() {
+  const store = useSessionStoreApi();
+  const abort = useRef<AbortController | null>(null);
+
+  return useMemo(() => {
+    const sessionUrl = () => `/api/sessions/${store.getState().session.id}`;
+    const fail = (e: unknown) =>
+      store.getState().setError(e instanceof Error ? e.message : String(e));
+
+    const refresh = async () => {
+      const [session, { nodes }] = await Promise.all([
+        api<SessionRecord>(sessionUrl()),
+        api<{ nodes: LedgerNode[] }>(`${sessionUrl()}/nodes`),
+      ]);
+      store.getState().hydrate(session, nodes);
+    };
+
+    const guarded = async (busy: "turn" | "compact" | "task", fn: () => Promise<void>) => {
+      const s = store.getState();
+      if (s.busy) return;
+      s.setBusy(busy);
+      s.setError(null);
+      s.setNotice(null);
+      try {
+        await fn();
+      } catch (e) {
+        if ((e as Error).name !== "AbortError") fail(e);
+      } finally {
+        store.getState().setBusy(null);
+        store.getState().setOwnStream(null);
+        abort.current = null;
+      }
+    };
+
+    const turn = (req: TurnRequest) =>
+      guarded("turn", async () => {
+        const controller = new AbortController();
+        abort.current = controller;
+        const res = await fetch(`${sessionUrl()}/turns`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(req),
+          signal: controller.signal,
+        });
+        if (!res.ok || !res.body) throw new Error(await errorOf(res));
+        try {
+          for await (const msg of readSse(res.body)) {
+            const s = store.getState();
+            const data: unknown = JSON.parse(msg.data);
+            if (msg.event === "node") {
+              const node = data as LedgerNode;
+              s.upsertNode(node);
+              s.setHead(node.id);
+              if (node.status === "streaming") s.setOwnStream(node.id);
+            } else if (msg.event === "delta") {
+              const d = data as { id: NodeId; text: string };
+              s.appendDelta(d.id, d.text);
+            } else if (msg.event === "done") {
+              s.upsertNode((data as { node: LedgerNode }).node);
+            } else if (msg.event === "error") {
+              const e = data as { message: string; node?: LedgerNode };
+              if (e.node) s.upsertNode(e.node);
+              s.setError(e.message);
+            }
+          }
+        } catch (e) {
+          // Stop: the server seals the reply `interrupted`; fetch the sealed node.
+          if ((e as Error).name !== "AbortError") throw e;
+        }
+        await refresh();
+      });
+
+    return {
+      refresh,
+      send: (content: string, parentId?: NodeId) =>
+        turn({ mode: "send", content, ...(parentId ? { parentId } : {}) }),
+      retry: (targetId: NodeId) => turn({ mode: "retry", targetId }),
+      edit: (targetId: NodeId, content: string) => turn({ mode: "edit", targetId, content }),
+      stop: () => abort.current?.abort(),
+      checkout: async (nodeId: NodeId) => {
+        try {
+          store.getState().setSession(
+            await api<SessionRecord>(`${sessionUrl()}/head`, {
+              method: "POST",
+              body: JSON.stringify({ nodeId, move: "checkout" }),
+            }),
+          );
+        } catch (e) {
+          fail(e);
+        }
+      },
+      compact: () =>
+        guarded("compact", async () => {
+          const r = await api<{
+            notice: string | null;
+            coveredCount: number;
+            tokensBefore: number;
+            tokensAfter: number;
+          }>(`${sessionUrl()}/compact`, { method: "POST" });
+          await refresh();
+          store
+            .getState()
+            .setNotice(
+              r.notice ??
+                `Compacted ${r.coveredCount} turns: context ${r.tokensBefore.toLocaleString()} → ${r.tokensAfter.toLocaleString()} tokens.`,
+            );
+        }),
+      task: (prompt: string) =>
+        guarded("task", async () => {
+          await api(`${sessionUrl()}/tasks`, { method: "POST", body: JSON.stringify({ prompt }) });
+          await refresh();
+        }),
+      sendTo: (targetSessionId: string, content: string) =>
+        guarded("turn", async () => {
+          await api(`${sessionUrl()}/send`, {
+            method: "POST",
+            body: JSON.stringify({ targetSessionId, content }),
+          });
+          store.getState().setNotice(`Sent to session ${targetSessionId}.`);
+        }),
+      setModel: async (model: string) => {
+        try {
+          store.getState().setSession(
+            await api<SessionRecord>(sessionUrl(), {
+              method: "PATCH",
+              body: JSON.stringify({ settings: { model } }),
+            }),
+          );
+          store.getState().setNotice(`Model set to ${model} for this session.`);
+        } catch (e) {
+          fail(e);
+        }
+      },
+      deleteBranch: async (tipId: NodeId) => {
+        try {
+          await api(`${sessionUrl()}/branches/${tipId}`, { method: "DELETE" });
+          await refresh();
+        } catch (e) {
+          fail(e);
+        }
+      },
+    };
+  }, [store]);
+}
+
+export type SessionActions = ReturnType<typeof useSessionActions>;

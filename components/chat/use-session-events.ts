@@ -1,0 +1,42 @@
+"use client";
+
+import { useEffect } from "react";
+import type { SessionEvent } from "@/lib/events/session-event";
+import { useSessionStoreApi } from "@/components/session/session-context";
+
+const EVENT_TYPES: readonly SessionEvent["type"][] = [
+  "node_appended",
+  "node_changed",
+  "delta",
+  "turn_finished",
+  "head_moved",
+  "nodes_removed",
+  "session_changed",
+  "compaction_started",
+  "compaction_finished",
+  "compaction_failed",
+  "notice",
+];
+
+/**
+ * Follows the session channel, so another tab's (or another instance's) writes appear
+ * live. After a reconnect the page refetches: events missed while offline are not replayed.
+ */
+export function useSessionEvents(refresh: () => Promise<void>): void {
+  const store = useSessionStoreApi();
+  const sessionId = store.getState().session.id;
+  useEffect(() => {
+    const source = new EventSource(`/api/sessions/${sessionId}/events`);
+    let opened = false;
+    const onEvent = (e: MessageEvent<string>) => {
+      const event = JSON.parse(e.data) as SessionEvent;
+      if (store.getState().apply(event)) void refresh().catch(() => undefined);
+    };
+    for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+    source.addEventListener("ready", () => {
+      if (opened) void refresh().catch(() => undefined);
+      opened = true;
+    });
+    return () => source.close();
+  }, [sessionId, store, refresh]);
+}

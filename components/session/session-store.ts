@@ -1,0 +1,141 @@
+"use client";
+
+import { createStore } from "zustand/vanilla";
+import type { NodeId } from "@/lib/engine/ids";
+import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
+import type { SessionEvent } from "@/lib/events/session-event";
+
+/** What the page knows about the model and its window (from the server; never a key). */
+export interface ModelInfo {
+  readonly label: string;
+  readonly offline: boolean;
+  readonly window: number;
+  readonly keepRecentTokens: number;
+  readonly notice: string | null;
+}
+
+/**
+ * The single live source of one session in the browser: the transcript and the graph both
+ * read it, neither keeps a copy. Everything derived (spine, rendering, graph rows, layout)
+ * is computed by selectors from `nodes` and `session`, never stored.
+ */
+export interface SessionState {
+  readonly session: SessionRecord;
+  /** The ledger, by id. Replaced (not mutated) on every change so selectors memoise. */
+  readonly nodes: Readonly<Record<string, LedgerNode>>;
+  readonly model: ModelInfo;
+  /** The reply this tab is streaming through its own POST (deltas from the bus skip it). */
+  readonly ownStreamId: NodeId | null;
+  /** A request of this tab is in flight (send, retry, compact…). */
+  readonly busy: "turn" | "compact" | "task" | null;
+  readonly error: string | null;
+  readonly notice: string | null;
+  readonly selectedId: NodeId | null;
+  readonly expanded: Readonly<Record<string, true>>;
+  readonly showRelics: boolean;
+
+  hydrate(session: SessionRecord, nodes: readonly LedgerNode[]): void;
+  setSession(session: SessionRecord): void;
+  upsertNode(node: LedgerNode): void;
+  appendDelta(id: NodeId, text: string): void;
+  removeNodes(ids: readonly NodeId[]): void;
+  setHead(headId: NodeId): void;
+  setOwnStream(id: NodeId | null): void;
+  setBusy(busy: SessionState["busy"]): void;
+  setError(error: string | null): void;
+  setNotice(notice: string | null): void;
+  select(id: NodeId | null): void;
+  toggleCapsule(id: NodeId): void;
+  toggleRelics(): void;
+  /** Applies a session-channel event; returns true when the page should refetch. */
+  apply(event: SessionEvent): boolean;
+}
+
+export type SessionStoreApi = ReturnType<typeof createSessionStore>;
+
+function byId(nodes: readonly LedgerNode[]): Record<string, LedgerNode> {
+  const out: Record<string, LedgerNode> = {};
+  for (const n of nodes) out[n.id] = n;
+  return out;
+}
+
+export function createSessionStore(init: {
+  session: SessionRecord;
+  nodes: readonly LedgerNode[];
+  model: ModelInfo;
+}) {
+  return createStore<SessionState>()((set, get) => ({
+    session: init.session,
+    nodes: byId(init.nodes),
+    model: init.model,
+    ownStreamId: null,
+    busy: null,
+    error: null,
+    notice: null,
+    selectedId: null,
+    expanded: {},
+    showRelics: false,
+
+    hydrate: (session, nodes) => set({ session, nodes: byId(nodes) }),
+    setSession: (session) => set({ session }),
+    upsertNode: (node) => set((s) => ({ nodes: { ...s.nodes, [node.id]: node } })),
+    appendDelta: (id, text) =>
+      set((s) => {
+        const node = s.nodes[id];
+        if (!node || node.status !== "streaming") return s;
+        return { nodes: { ...s.nodes, [id]: { ...node, content: node.content + text } } };
+      }),
+    removeNodes: (ids) =>
+      set((s) => {
+        const nodes = { ...s.nodes };
+        for (const id of ids) delete nodes[id];
+        const selectedId = s.selectedId && nodes[s.selectedId] ? s.selectedId : null;
+        return { nodes, selectedId };
+      }),
+    setHead: (headId) => set((s) => ({ session: { ...s.session, headId } })),
+    setOwnStream: (ownStreamId) => set({ ownStreamId }),
+    setBusy: (busy) => set({ busy }),
+    setError: (error) => set({ error }),
+    setNotice: (notice) => set({ notice }),
+    select: (selectedId) => set({ selectedId }),
+    toggleCapsule: (id) =>
+      set((s) => {
+        const expanded = { ...s.expanded };
+        if (expanded[id]) delete expanded[id];
+        else expanded[id] = true;
+        return { expanded };
+      }),
+    toggleRelics: () => set((s) => ({ showRelics: !s.showRelics })),
+
+    apply: (event) => {
+      const s = get();
+      switch (event.type) {
+        case "node_appended":
+        case "turn_finished":
+          s.upsertNode(event.node);
+          return false;
+        case "delta":
+          if (event.id !== s.ownStreamId) s.appendDelta(event.id, event.text);
+          return false;
+        case "head_moved":
+          s.setHead(event.headId);
+          return false;
+        case "nodes_removed":
+          s.removeNodes(event.ids);
+          return false;
+        case "notice":
+          s.setNotice(event.message);
+          return false;
+        case "compaction_failed":
+          s.setNotice(`Compaction failed: ${event.message}`);
+          return false;
+        case "compaction_started":
+          return false;
+        case "compaction_finished":
+        case "session_changed":
+        case "node_changed":
+          return true;
+      }
+    },
+  }));
+}

@@ -1,0 +1,107 @@
+import { expect, test, type Page } from "@playwright/test";
+
+async function newSession(page: Page, title: string): Promise<string> {
+  await page.goto("/");
+  await page.getByLabel("New session title").fill(title);
+  await page.getByRole("button", { name: "New session" }).click();
+  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
+  return page.url().split("/s/")[1] ?? "";
+}
+
+async function send(page: Page, text: string) {
+  const box = page.getByLabel("Message");
+  await box.fill(text);
+  await box.press("Enter");
+  // The offline model's reply names the last user message; wait until it is sealed.
+  await expect(page.locator("article.msg-assistant").last()).toContainText(text.slice(0, 40));
+  await expect(page.locator(".msg-status.streaming")).toHaveCount(0);
+}
+
+test("chat: send, stream, retry with sibling navigation, edit, graph and provenance", async ({
+  page,
+}, testInfo) => {
+  await newSession(page, "E2E chat");
+  await expect(page.getByText("Send a message to start the conversation.")).toBeVisible();
+
+  await send(page, "What is a spindle?");
+  const reply = page.locator("article.msg-assistant").last();
+  await expect(reply).toContainText("offline model");
+  await expect(reply).toContainText('"What is a spindle?"');
+
+  // Retry: a sibling reply, HEAD follows it; the version switcher shows 2/2.
+  await reply.hover();
+  await reply.getByRole("button", { name: "Retry" }).click();
+  await expect(page.locator("article.msg-assistant .siblings-count")).toHaveText("2/2");
+  await page.getByRole("button", { name: "Previous version" }).click();
+  await expect(page.locator("article.msg-assistant .siblings-count")).toHaveText("1/2");
+
+  // Edit the user message: a fork; the user turn shows 2/2.
+  const user = page.locator("article.msg-user").first();
+  await user.hover();
+  await user.getByRole("button", { name: "Edit" }).click();
+  await page.getByLabel("Edit message").fill("What is a spindle, really?");
+  await page.getByRole("button", { name: "Save & submit" }).click();
+  await expect(page.locator("article.msg-assistant").last()).toContainText(
+    "What is a spindle, really?",
+  );
+  await expect(page.locator("article.msg-user .siblings-count")).toHaveText("2/2");
+
+  // Markdown from the model is sanitised: the page has no script injected by content.
+  await send(
+    page,
+    "Say <script>window.__pwned=1</script> and <img src=x onerror=window.__pwned=2>",
+  );
+  expect(
+    await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+  ).toBeUndefined();
+
+  // The graph shows the DAG.
+  await expect(page.getByRole("complementary", { name: "Conversation graph" })).toBeVisible();
+  await expect(page.locator(".react-flow__node").first()).toBeVisible();
+
+  const shot = testInfo.outputPath("chat.png");
+  await page.screenshot({ path: shot });
+  await testInfo.attach("chat", { path: shot, contentType: "image/png" });
+});
+
+test("compaction: /compact folds old turns into a summary the next reply reads", async ({
+  page,
+  request,
+}, testInfo) => {
+  const id = await newSession(page, "E2E compaction");
+  const patched = await request.patch(`/api/sessions/${id}`, {
+    data: { settings: { keepRecentTokens: 150 } },
+  });
+  expect(patched.ok()).toBe(true);
+  for (const q of ["First: apples?", "Second: bananas?", "Third: cherries?"]) await send(page, q);
+
+  await page.getByLabel("Message").fill("/compact");
+  await page.getByLabel("Message").press("Enter");
+  await expect(page.getByRole("status")).toContainText(/Compacted \d+ turns/);
+  await expect(page.locator(".summary-card")).toContainText(
+    "The model reads a summary instead of the",
+  );
+  await expect(page.locator("article.msg-covered").first()).toBeVisible();
+
+  await send(page, "Fourth: dates?");
+  await expect(page.locator("article.msg-assistant").last()).toContainText("a summary stands in");
+
+  const context = await (await request.get(`/api/sessions/${id}/context`)).json();
+  expect(context.messages[1].kind).toBe("summary");
+
+  const shot = testInfo.outputPath("compacted.png");
+  await page.screenshot({ path: shot });
+  await testInfo.attach("compacted", { path: shot, contentType: "image/png" });
+});
+
+test("bad input: an unknown session is a 404 page and an empty message is refused", async ({
+  page,
+  request,
+}) => {
+  const res = await page.goto("/s/01UNKNOWNSESSION00000000000");
+  expect(res?.status()).toBe(404);
+  const s = await (await request.post("/api/sessions", { data: {} })).json();
+  const empty = await request.post(`/api/sessions/${s.id}/turns`, { data: { content: "  " } });
+  expect(empty.status()).toBe(400);
+  expect((await empty.json()).error.code).toBe("empty_content");
+});
