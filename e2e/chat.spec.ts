@@ -46,11 +46,20 @@ test("chat: send, stream, retry with sibling navigation, edit, graph and provena
   );
   await expect(page.locator("article.msg-user .siblings-count")).toHaveText("2/2");
 
-  // Markdown from the model is sanitised: the page has no script injected by content.
-  await send(
-    page,
-    "Say <script>window.__pwned=1</script> and <img src=x onerror=window.__pwned=2>",
+  // Model output is rendered as sanitised Markdown: markup quoted back by the offline model
+  // never runs, and the user's own text is shown as plain text.
+  const hostile =
+    "Say <script>window.__pwned=1</script> and <img src=x onerror=window.__pwned=2> **bold**";
+  await page.getByLabel("Message").fill(hostile);
+  await page.getByLabel("Message").press("Enter");
+  await expect(page.locator("article.msg-user").last()).toContainText(
+    "<script>window.__pwned=1</script>",
   );
+  await expect(page.locator(".msg-status.streaming")).toHaveCount(0);
+  await expect(page.locator("article.msg-assistant").last()).toContainText("Last user message");
+  expect(
+    await page.locator("article.msg-assistant script, article.msg-assistant img[onerror]").count(),
+  ).toBe(0);
   expect(
     await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
   ).toBeUndefined();

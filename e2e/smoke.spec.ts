@@ -8,6 +8,7 @@ test("health reports SQLite, migrated, offline model", async ({ request }) => {
     db: "sqlite",
     migrations: "up to date",
     model: "offline",
+    modelLabel: "offline model",
   });
 });
 

@@ -3,7 +3,7 @@ import { activeSummaryIds } from "../engine/active-summaries";
 import { autoCompactDecision } from "../engine/auto-compact-decision";
 import { latchAfterFailure, type AutoCompactLatch } from "../engine/auto-compact-latch";
 import { contextTokens } from "../engine/context-tokens";
-import { EngineError } from "../engine/errors";
+import { EngineError, isEngineError } from "../engine/errors";
 import { tokens, type NodeId, type Tokens } from "../engine/ids";
 import { metaAfterCompaction } from "../engine/meta-after-compaction";
 import { planCompaction, type CompactionWork } from "../engine/plan-compaction";
@@ -253,7 +253,7 @@ function withoutLatch(meta: SessionMeta): SessionMeta {
 }
 
 function asCompactionError(e: unknown): EngineError {
-  if (e instanceof EngineError) return e;
+  if (isEngineError(e)) return e;
   if (isProviderError(e)) {
     return new EngineError("compaction_failed", `The summariser failed: ${e.message}`, {
       providerCode: e.code,

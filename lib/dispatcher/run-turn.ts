@@ -1,4 +1,4 @@
-import { EngineError } from "../engine/errors";
+import { isEngineError } from "../engine/errors";
 import type { NodeId } from "../engine/ids";
 import type { LedgerNode, NodeMetadata, SessionRecord } from "../engine/types";
 import { overflowDecision } from "../engine/overflow-decision";
@@ -147,7 +147,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
           e.code === "provider_overflow" ? (overflowMessage ?? OVERFLOW_NO_COMPACTION) : e.message,
       };
       if (e.partialText && buffer.content === "") buffer.append(e.partialText);
-    } else if (e instanceof EngineError) {
+    } else if (isEngineError(e)) {
       failure = { code: e.code, message: e.message };
     } else {
       console.error("[spindle] turn failed", e);

@@ -84,6 +84,12 @@ export function httpStatusOf(code: ErrorCode): number {
 }
 
 /** An error with a catalogue code. Thrown by engine decisions; mapped once at the HTTP edge. */
+/**
+ * A registry-wide brand: a bundler may load this module more than once (Next's server
+ * chunks each carry their own copy), and `instanceof` against another copy's class is false.
+ */
+const ENGINE_ERROR = Symbol.for("spindle.EngineError");
+
 export class EngineError extends Error {
   override readonly name = "EngineError";
   readonly code: EngineErrorCode;
@@ -97,6 +103,7 @@ export class EngineError extends Error {
     super(message);
     this.code = code;
     this.details = details;
+    Object.defineProperty(this, ENGINE_ERROR, { value: true });
   }
 
   /** The HTTP status this error is answered with. */
@@ -107,7 +114,12 @@ export class EngineError extends Error {
 
 /** True for an EngineError, including one from another copy of this module. */
 export function isEngineError(value: unknown): value is EngineError {
-  return value instanceof EngineError;
+  return (
+    value instanceof EngineError ||
+    (typeof value === "object" &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[ENGINE_ERROR] === true)
+  );
 }
 
 /** The wire body of an error response (product.md §4). */

@@ -1,15 +1,20 @@
 import { z } from "zod";
-import { EngineError, httpStatusOf, type ErrorCode } from "../engine/errors";
+import { EngineError, httpStatusOf, isEngineError, type ErrorCode } from "../engine/errors";
 
 /** The error body of every API route: `{error: {code, message}}`. */
 export function errorResponse(code: ErrorCode, message: string, status = httpStatusOf(code)) {
   return Response.json({ error: { code, message } }, { status });
 }
 
+/** zod may be bundled into several server chunks, so its errors are recognised by shape. */
+function isZodError(e: unknown): e is z.ZodError {
+  return e instanceof z.ZodError || (e instanceof Error && e.name === "ZodError" && "issues" in e);
+}
+
 /** Maps anything thrown inside a route to a typed JSON error; logs only the unexpected. */
 export function toErrorResponse(e: unknown): Response {
-  if (e instanceof EngineError) return errorResponse(e.code, e.message);
-  if (e instanceof z.ZodError) {
+  if (isEngineError(e)) return errorResponse(e.code, e.message);
+  if (isZodError(e)) {
     const issue = e.issues[0];
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
     return errorResponse("invalid_request", `${where}${issue?.message ?? "invalid request"}`);

@@ -5,7 +5,12 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { capturedBody } from "./error-body-capture";
 import { isContextOverflow } from "./overflow-matcher";
-import { ProviderError, type ProviderErrorCode, type ProviderErrorDetails } from "./provider-error";
+import {
+  isProviderError,
+  ProviderError,
+  type ProviderErrorCode,
+  type ProviderErrorDetails,
+} from "./provider-error";
 
 function readRecord(value: unknown): Readonly<Record<string, unknown>> | undefined {
   return typeof value === "object" && value !== null
@@ -96,7 +101,7 @@ function isNetworkError(error: unknown): error is Error {
 
 /** Turns anything a provider call threw into the catalogue's vocabulary. */
 export function classifyError(error: unknown): ProviderError {
-  if (error instanceof ProviderError) return error;
+  if (isProviderError(error)) return error;
   if (error instanceof APIConnectionTimeoutError) {
     return new ProviderError("unreachable", "The model endpoint timed out.", { cause: error });
   }

@@ -32,6 +32,9 @@ export interface ProviderErrorDetails {
   readonly cause?: unknown;
 }
 
+/** Survives duplicate copies of this module in separate server chunks (see isEngineError). */
+const PROVIDER_ERROR = Symbol.for("spindle.ProviderError");
+
 export class ProviderError extends Error {
   readonly status: number | undefined;
   readonly partialText: string;
@@ -47,6 +50,7 @@ export class ProviderError extends Error {
     this.status = details.status;
     this.partialText = details.partialText ?? "";
     this.retryAfterMs = details.retryAfterMs;
+    Object.defineProperty(this, PROVIDER_ERROR, { value: true });
   }
 
   /** True when the policy may retry this failure (before the first token only). */
@@ -79,5 +83,10 @@ export class ProviderError extends Error {
 }
 
 export function isProviderError(value: unknown): value is ProviderError {
-  return value instanceof ProviderError;
+  return (
+    value instanceof ProviderError ||
+    (typeof value === "object" &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[PROVIDER_ERROR] === true)
+  );
 }

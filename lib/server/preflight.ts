@@ -14,7 +14,9 @@ export async function preflight(): Promise<void> {
     await database.db.$queryRawUnsafe("SELECT 1");
   } catch (e) {
     const line =
-      e instanceof ConfigError ? `configuration error: ${e.message}` : describeStartupError(e, url);
+      e instanceof ConfigError || (e instanceof Error && e.name === "ConfigError")
+        ? `configuration error: ${e.message}`
+        : describeStartupError(e, url);
     console.error(`spindle: ${line}`);
     process.exit(1);
   }
