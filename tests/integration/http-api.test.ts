@@ -193,6 +193,38 @@ describe("[R69] HTTP API", () => {
     expect((await call("DELETE", `/api/sessions/${other.json["id"] as string}`)).status).toBe(204);
   });
 
+  it("[R70] the events route streams a session's events to a subscriber", async () => {
+    const created = await call("POST", "/api/sessions", {});
+    const id = created.json["id"] as string;
+    const events = modules.get("/api/sessions/{id}/events")?.GET;
+    if (!events) throw new Error("events route missing");
+    const controller = new AbortController();
+    const res = await events(
+      new Request(`http://test/api/sessions/${id}/events`, { signal: controller.signal }),
+      {
+        params: Promise.resolve({ id }),
+      },
+    );
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${pattern}`);
+        text += decoder.decode(value, { stream: true });
+      }
+    };
+    await until(/event: ready\n/);
+    await call("POST", `/api/sessions/${id}/turns`, { content: "over the channel", stream: false });
+    await until(/event: turn_finished\n/);
+    expect(text).toMatch(/event: node_appended\ndata: \{"type":"node_appended","node":\{/);
+    expect(text).toMatch(/event: head_moved\n/);
+    controller.abort();
+    await reader.cancel();
+  });
+
   it("[R69] errors carry a code and status, and ids are checked against their session", async () => {
     const a = (await call("POST", "/api/sessions", {})).json;
     const b = (await call("POST", "/api/sessions", {})).json;

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import type { Database } from "@/lib/db/client";
+import type { StreamEvent, ChatProvider } from "@/lib/llm/types";
+import type { SessionStore } from "@/lib/store/session-store";
+import { behaviours } from "../support/recording-behaviours";
+import { startRecordingServer, type RecordingServer } from "../support/recording-server";
+import { recordingProviders, offlineProviders } from "./support/compaction-helpers";
+import {
+  createDatabase,
+  describeEachDatabase,
+  openTestStore,
+  type TestDatabase,
+} from "./support/databases";
+import { testDispatcher } from "./support/dispatcher";
+
+/** A test double that streams one word and then waits until its call is aborted. */
+function blockingUntilAborted(): ChatProvider {
+  return {
+    kind: "offline",
+    label: "blocking (test double)",
+    model: "blocking",
+    async *stream(req): AsyncIterable<StreamEvent> {
+      yield { type: "text", text: "working " };
+      await new Promise<void>((resolve) => {
+        if (req.signal?.aborted) resolve();
+        req.signal?.addEventListener("abort", () => resolve());
+      });
+      yield { type: "finish", reason: "aborted" };
+    },
+    listModels: async () => [],
+  };
+}
+
+describeEachDatabase("turn failures lose nothing", (kind) => {
+  let test: TestDatabase;
+  let database: Database;
+  let store: SessionStore;
+  let server: RecordingServer;
+
+  beforeAll(async () => {
+    test = await createDatabase(kind);
+    ({ database, store } = await openTestStore(test));
+    server = await startRecordingServer();
+  });
+  beforeEach(() => server.reset());
+
+  afterAll(async () => {
+    await server?.close();
+    await database?.close();
+    await test?.drop();
+  });
+
+  it("[R68] a provider failing mid-stream seals the reply `error` with its partial text", async () => {
+    const { dispatcher } = testDispatcher(store, { providers: recordingProviders(server) });
+    const s = await store.createSession({});
+    const ok = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "first" });
+    server.reset();
+    server.enqueue(behaviours.failMidStream("The answer begins here and then", "destroy"));
+    const { user, reply } = await dispatcher.runTurn({
+      sessionId: s.id,
+      mode: "send",
+      content: "second",
+    });
+    expect(reply.status).toBe("error");
+    expect(reply.content).toContain("The answer begins here");
+    expect(reply.metadata.error?.code).toBeTruthy();
+    // No retry after partial output: one request for this turn.
+    expect(server.chatRequests).toHaveLength(1);
+    // Everything before is intact, HEAD is on the failed reply, and the next turn works
+    // (a failed reply never enters a rendering).
+    expect(await store.node(s.id, ok.reply.id)).toEqual(ok.reply);
+    expect((await store.getSession(s.id)).headId).toBe(reply.id);
+    const next = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "third" });
+    expect(next.reply.status).toBe("complete");
+    expect(next.reply.reads).not.toContain(reply.id);
+    expect(next.reply.reads).toContain(user?.id);
+  });
+
+  it("[R68] a provider that fails before the first token leaves an `error` reply, retried first", async () => {
+    const { dispatcher } = testDispatcher(store, { providers: recordingProviders(server) });
+    const s = await store.createSession({});
+    server.enqueue(
+      behaviours.serverError(500),
+      behaviours.serverError(502),
+      behaviours.serverError(503),
+    );
+    const { reply } = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "hello" });
+    expect(server.chatRequests).toHaveLength(3);
+    expect(reply.status).toBe("error");
+    expect(reply.metadata.error?.code).toBe("provider_error");
+    expect(await store.hasLiveStream(s.id)).toBe(false);
+  });
+
+  it("[R24] a second head-advancing turn while one streams is turn_in_progress; nothing is written", async () => {
+    const base = offlineProviders();
+    const { dispatcher } = testDispatcher(store, {
+      providers: { ...base, chat: blockingUntilAborted() },
+    });
+    const s = await store.createSession({});
+    const controller = new AbortController();
+    const first = dispatcher.turn({
+      sessionId: s.id,
+      mode: "send",
+      content: "long one",
+      signal: controller.signal,
+    });
+    // Drive the first turn until its reply streams.
+    for (;;) {
+      const step = await first.next();
+      if (step.done || step.value.type === "delta") break;
+    }
+    const before = await store.nodes(s.id);
+    await expect(
+      dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "me too" }),
+    ).rejects.toMatchObject({
+      code: "turn_in_progress",
+    });
+    await expect(
+      dispatcher.runTurn({
+        sessionId: s.id,
+        mode: "send",
+        content: "fork",
+        parentId: before[0]?.id,
+      }),
+    ).rejects.toMatchObject({ code: "turn_in_progress" });
+    // (The streaming reply's text may have been flushed meanwhile; no node was added.)
+    expect((await store.nodes(s.id)).map((n) => n.id)).toEqual(before.map((n) => n.id));
+    controller.abort();
+    let step = await first.next();
+    while (!step.done) step = await first.next();
+    expect(step.value.reply.status).toBe("interrupted");
+    // Once it is sealed, the session takes turns again.
+    const after = await testDispatcher(store).dispatcher.runTurn({
+      sessionId: s.id,
+      mode: "send",
+      content: "now",
+    });
+    expect(after.reply.status).toBe("complete");
+  });
+});
