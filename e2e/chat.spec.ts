@@ -114,3 +114,38 @@ test("bad input: an unknown session is a 404 page and an empty message is refuse
   expect(empty.status()).toBe(400);
   expect((await empty.json()).error.code).toBe("empty_content");
 });
+
+test("two tabs: a turn sent in one appears live in the other", async ({ browser }) => {
+  const context = await browser.newContext();
+  const a = await context.newPage();
+  const id = await newSession(a, "E2E two tabs");
+  const b = await context.newPage();
+  // Tab B's event stream must be connected before tab A writes.
+  const subscribed = b.waitForResponse((r) => r.url().includes(`/api/sessions/${id}/events`));
+  await b.goto(`/s/${id}`);
+  await subscribed;
+  await expect(b.getByText("Send a message to start the conversation.")).toBeVisible();
+
+  await send(a, "Hello from tab A");
+  await expect(b.locator("article.msg-user").last()).toContainText("Hello from tab A");
+  await expect(b.locator("article.msg-assistant").last()).toContainText('"Hello from tab A"');
+  await expect(b.locator(".msg-status.streaming")).toHaveCount(0);
+  await context.close();
+});
+
+test("delete branch: removing a retried reply falls back to the other version", async ({
+  page,
+}) => {
+  await newSession(page, "E2E delete branch");
+  await send(page, "Keep or drop?");
+  const reply = page.locator("article.msg-assistant").last();
+  await reply.hover();
+  await reply.getByRole("button", { name: "Retry" }).click();
+  await expect(page.locator("article.msg-assistant .siblings-count")).toHaveText("2/2");
+  page.once("dialog", (d) => void d.accept());
+  const tip = page.locator("article.msg-assistant").last();
+  await tip.hover();
+  await tip.getByRole("button", { name: "Delete branch" }).click();
+  await expect(page.locator("article.msg-assistant .siblings-count")).toHaveCount(0);
+  await expect(page.locator("article.msg-assistant")).toHaveCount(1);
+});

@@ -17,6 +17,9 @@ export interface MessageViewProps {
   readonly onEdit: (id: NodeId, content: string) => void;
   readonly onSibling: (node: LedgerNode, delta: -1 | 1) => void;
   readonly onSelect: (id: NodeId) => void;
+  /** HEAD's tip, when another branch exists to fall back to: it can be deleted. */
+  readonly deletable: boolean;
+  readonly onDeleteBranch: (id: NodeId) => void;
 }
 
 const ROLE_LABEL: Record<LedgerNode["kind"], string> = {
@@ -180,6 +183,23 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
           {node.kind === "assistant" && (
             <button className="link-btn" onClick={() => props.onSelect(node.id)}>
               What did it read?
+            </button>
+          )}
+          {props.deletable && (
+            <button
+              className="link-btn link-danger"
+              disabled={props.busy}
+              onClick={() => {
+                if (
+                  window.confirm(
+                    "Delete this branch? The turns only it holds are removed for good.",
+                  )
+                ) {
+                  props.onDeleteBranch(node.id);
+                }
+              }}
+            >
+              Delete branch
             </button>
           )}
         </footer>

@@ -63,6 +63,8 @@ export function Transcript({ actions }: { actions: SessionActions }) {
 
   const root = spine[0];
   const turns = spine.slice(1);
+  // Deleting HEAD's branch needs somewhere to fall back to: a fork somewhere above it.
+  const forkedAbove = turns.some((n) => (rows.get(n.id)?.siblingCount ?? 1) > 1);
   return (
     <div className="transcript" aria-label="Transcript">
       {root && (
@@ -104,6 +106,8 @@ export function Transcript({ actions }: { actions: SessionActions }) {
               onEdit={(id, content) => void actions.edit(id, content)}
               onSibling={onSibling}
               onSelect={(id) => select(selectedId === id ? null : id)}
+              deletable={node.id === last?.id && forkedAbove}
+              onDeleteBranch={(id) => void actions.deleteBranch(id)}
             />
           </div>
         );

@@ -4,6 +4,7 @@ import { useMemo, useRef } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import { useSessionStoreApi } from "@/components/session/session-context";
+import { branchTip } from "./branch-tip";
 import { readSse } from "./sse-client";
 
 interface ApiError {
@@ -174,8 +175,32 @@ export function useSessionActions() {
       },
       deleteBranch: async (tipId: NodeId) => {
         try {
-          await api(`${sessionUrl()}/branches/${tipId}`, { method: "DELETE" });
+          const after = await api<SessionRecord>(`${sessionUrl()}/branches/${tipId}`, {
+            method: "DELETE",
+          });
           await refresh();
+          // HEAD fell back to the fork point; show the surviving version's latest turn there,
+          // as a user expects after deleting one of two versions.
+          const { nodes } = store.getState();
+          const childrenOf = (id: NodeId) =>
+            Object.values(nodes)
+              .filter((n) => n.predecessorId === id)
+              .sort((x, y) => x.seq - y.seq);
+          const head = after.headId ? nodes[after.headId] : undefined;
+          const versions = head
+            ? childrenOf(head.id).filter(
+                (c) => c.kind !== "summary" && c.kind !== "notice" && c.callerId !== head.id,
+              )
+            : [];
+          const latest = versions.at(-1);
+          if (latest) {
+            store.getState().setSession(
+              await api<SessionRecord>(`${sessionUrl()}/head`, {
+                method: "POST",
+                body: JSON.stringify({ nodeId: branchTip(latest, childrenOf), move: "checkout" }),
+              }),
+            );
+          }
         } catch (e) {
           fail(e);
         }
