@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SUMMARIZER_PROMPT_TOKENS } from "@/lib/compaction/summarize-in-chunks";
-import type { Database } from "@/lib/db/client";
+
 import { THRASH_TURNS } from "@/lib/engine/auto-compact-decision";
 import { contextTokens, MESSAGE_OVERHEAD_TOKENS } from "@/lib/engine/context-tokens";
 import { asNodeId, type NodeId, type SessionId } from "@/lib/engine/ids";
@@ -27,12 +27,7 @@ import {
   wireCompaction,
   withSummarizer,
 } from "./support/compaction-helpers";
-import {
-  createDatabase,
-  describeEachDatabase,
-  openTestStore,
-  type TestDatabase,
-} from "./support/databases";
+import { describeEachDatabase, useFreshStore } from "./support/databases";
 
 /**
  * Issue 5 at pipeline level: the real Compactor, SessionStore and Dispatcher on SQLite and
@@ -40,19 +35,8 @@ import {
  * provider overflow — with the guards and the invariants of compaction.md §1–§4.
  */
 describeEachDatabase("compaction pipeline", (kind) => {
-  let test: TestDatabase;
-  let database: Database;
   let store: SessionStore;
-
-  beforeAll(async () => {
-    test = await createDatabase(kind);
-    ({ database, store } = await openTestStore(test));
-  });
-
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
-  });
+  useFreshStore(kind, (env) => ({ store } = env));
 
   async function newSession(settings: SessionSettings = {}): Promise<SessionId> {
     const s = await store.createSession({ title: "compaction" });

@@ -1,14 +1,9 @@
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Database } from "@/lib/db/client";
+import { expect, it } from "vitest";
+
 import type { SessionStore } from "@/lib/store/session-store";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
-import {
-  createDatabase,
-  describeEachDatabase,
-  openTestStore,
-  type TestDatabase,
-} from "./support/databases";
+import { describeEachDatabase, type TestDatabase, useFreshStore } from "./support/databases";
 
 const CHILD = "tests/integration/support/child-writer.ts";
 
@@ -25,18 +20,8 @@ function run(args: string[]): Promise<void> {
 
 describeEachDatabase("[R-conc] two writer processes on one session", (kind) => {
   let test: TestDatabase;
-  let database: Database;
   let store: SessionStore;
-
-  beforeAll(async () => {
-    test = await createDatabase(kind);
-    ({ database, store } = await openTestStore(test));
-  });
-
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
-  });
+  useFreshStore(kind, (env) => ({ test, store } = env));
 
   it("2 writers × 25 appends at HEAD serialise into 50 nodes of one valid chain", async () => {
     const s = await store.createSession({});

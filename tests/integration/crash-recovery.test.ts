@@ -1,30 +1,20 @@
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Database } from "@/lib/db/client";
+import { expect, it } from "vitest";
+
 import type { SessionStore } from "@/lib/store/session-store";
 import { asNodeId } from "@/lib/engine/ids";
 import {
-  createDatabase,
   describeEachDatabase,
   openTestStore,
   type TestDatabase,
+  useFreshStore,
 } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
 describeEachDatabase("[R-crash] a writer killed mid-stream", (kind) => {
   let test: TestDatabase;
-  let database: Database;
   let store: SessionStore;
-
-  beforeAll(async () => {
-    test = await createDatabase(kind);
-    ({ database, store } = await openTestStore(test));
-  });
-
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
-  });
+  useFreshStore(kind, (env) => ({ test, store } = env));
 
   it("leaves the reply interrupted with its partial text after restart; earlier nodes intact", async () => {
     const s = await store.createSession({});

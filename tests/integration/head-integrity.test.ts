@@ -1,17 +1,17 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it, describe } from "vitest";
+import { beforeAll, expect, it, describe } from "vitest";
 import { Compactor } from "@/lib/compaction/compactor";
-import type { Database } from "@/lib/db/client";
+
 import type { Dispatcher } from "@/lib/dispatcher/dispatcher";
 import { asNodeId } from "@/lib/engine/ids";
 import { countTokens } from "@/lib/llm/tokens";
 import type { SessionStore } from "@/lib/store/session-store";
 import {
-  createDatabase,
   describeEachDatabase,
   openTestStore,
   type TestDatabase,
+  useFreshStore,
 } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
@@ -84,14 +84,12 @@ describeEachDatabase(
   "[R64] compaction, load, restart, model switch and meta saves never move HEAD",
   (kind) => {
     let test: TestDatabase;
-    let database: Database;
     let store: SessionStore;
     let dispatcher: Dispatcher;
     let compactor: Compactor;
+    useFreshStore(kind, (env) => ({ test, store } = env));
 
     beforeAll(async () => {
-      test = await createDatabase(kind);
-      ({ database, store } = await openTestStore(test));
       const wired = testDispatcher(store);
       dispatcher = wired.dispatcher;
       compactor = new Compactor({
@@ -100,11 +98,6 @@ describeEachDatabase(
         providers: wired.providers,
         count: (t, m) => countTokens(t, m),
       });
-    });
-
-    afterAll(async () => {
-      await database?.close();
-      await test?.drop();
     });
 
     it("[R64] HEAD stays on its tip through every non-move", async () => {

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { Compactor } from "@/lib/compaction/compactor";
-import type { Database } from "@/lib/db/client";
+
 import type { Dispatcher } from "@/lib/dispatcher/dispatcher";
 import { asNodeId, type NodeId, type SessionId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
 import { countTokens } from "@/lib/llm/tokens";
 import type { SessionStore } from "@/lib/store/session-store";
 import {
-  createDatabase,
   describeEachDatabase,
   openTestStore,
   type TestDatabase,
+  useFreshStore,
 } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
@@ -22,20 +22,13 @@ describeEachDatabase(
   "[S1] scenario: chat, fork, checkout, compact, chat, compact, chat, restart",
   (kind) => {
     let test: TestDatabase;
-    let database: Database;
     let store: SessionStore;
     let dispatcher: Dispatcher;
     let compactor: Compactor;
+    useFreshStore(kind, (env) => ({ test, store } = env));
 
     beforeAll(async () => {
-      test = await createDatabase(kind);
-      ({ database, store } = await openTestStore(test));
       ({ dispatcher, compactor } = wire(store));
-    });
-
-    afterAll(async () => {
-      await database?.close();
-      await test?.drop();
     });
 
     function wire(s: SessionStore) {

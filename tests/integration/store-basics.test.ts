@@ -1,28 +1,12 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
-import type { Database } from "@/lib/db/client";
+
 import type { SessionStore } from "@/lib/store/session-store";
-import {
-  createDatabase,
-  describeEachDatabase,
-  openTestStore,
-  type TestDatabase,
-} from "./support/databases";
+import { describeEachDatabase, useFreshStore } from "./support/databases";
 
 describeEachDatabase("SessionStore basics", (kind) => {
-  let test: TestDatabase;
-  let database: Database;
   let store: SessionStore;
-
-  beforeAll(async () => {
-    test = await createDatabase(kind);
-    ({ database, store } = await openTestStore(test));
-  });
-
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
-  });
+  useFreshStore(kind, (env) => ({ store } = env));
 
   it("creates a session with a ROOT node as HEAD and lists it", async () => {
     const s = await store.createSession({ title: "First" });

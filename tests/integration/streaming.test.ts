@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Database } from "@/lib/db/client";
+import { expect, it } from "vitest";
+
 import { PgBus } from "@/lib/events/pg-bus";
 import type { SessionEvent } from "@/lib/events/session-event";
 import { asNodeId, asSessionId } from "@/lib/engine/ids";
 import type { ChatProvider, StreamEvent } from "@/lib/llm/types";
 import { createProviders } from "@/lib/llm/provider-factory";
 import type { SessionStore } from "@/lib/store/session-store";
-import {
-  createDatabase,
-  describeEachDatabase,
-  openTestStore,
-  type TestDatabase,
-} from "./support/databases";
+import { createDatabase, describeEachDatabase, useFreshStore } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
 /** A test double: streams `count` one-word tokens, `gapMs` apart. */
@@ -32,19 +27,8 @@ function tokenFirehose(count: number, gapMs: number): ChatProvider {
 }
 
 describeEachDatabase("[R67] streaming writes are batched", (kind) => {
-  let test: TestDatabase;
-  let database: Database;
   let store: SessionStore;
-
-  beforeAll(async () => {
-    test = await createDatabase(kind);
-    ({ database, store } = await openTestStore(test));
-  });
-
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
-  });
+  useFreshStore(kind, (env) => ({ store } = env));
 
   it("[R67] 150 tokens over ~0.5 s cost a handful of writes, never one per token", async () => {
     let fills = 0;

@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import type { Database } from "@/lib/db/client";
+
 import type { StreamEvent, ChatProvider } from "@/lib/llm/types";
 import type { SessionStore } from "@/lib/store/session-store";
 import { behaviours } from "../support/recording-behaviours";
 import { startRecordingServer, type RecordingServer } from "../support/recording-server";
 import { recordingProviders, offlineProviders } from "./support/compaction-helpers";
-import {
-  createDatabase,
-  describeEachDatabase,
-  openTestStore,
-  type TestDatabase,
-} from "./support/databases";
+import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
 /** A test double that streams one word and then waits until its call is aborted. */
@@ -32,22 +27,17 @@ function blockingUntilAborted(): ChatProvider {
 }
 
 describeEachDatabase("turn failures lose nothing", (kind) => {
-  let test: TestDatabase;
-  let database: Database;
   let store: SessionStore;
   let server: RecordingServer;
+  useFreshStore(kind, (env) => ({ store } = env));
 
   beforeAll(async () => {
-    test = await createDatabase(kind);
-    ({ database, store } = await openTestStore(test));
     server = await startRecordingServer();
   });
   beforeEach(() => server.reset());
 
   afterAll(async () => {
     await server?.close();
-    await database?.close();
-    await test?.drop();
   });
 
   it("[R68] a provider failing mid-stream seals the reply `error` with its partial text", async () => {

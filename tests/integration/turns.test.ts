@@ -1,31 +1,18 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Database } from "@/lib/db/client";
+import { beforeAll, expect, it } from "vitest";
+
 import type { SessionStore } from "@/lib/store/session-store";
 import type { Dispatcher } from "@/lib/dispatcher/dispatcher";
 import { asNodeId } from "@/lib/engine/ids";
-import {
-  createDatabase,
-  describeEachDatabase,
-  openTestStore,
-  type TestDatabase,
-} from "./support/databases";
+import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
 describeEachDatabase("turns", (kind) => {
-  let test: TestDatabase;
-  let database: Database;
   let store: SessionStore;
   let dispatcher: Dispatcher;
+  useFreshStore(kind, (env) => ({ store } = env));
 
   beforeAll(async () => {
-    test = await createDatabase(kind);
-    ({ database, store } = await openTestStore(test));
     ({ dispatcher } = testDispatcher(store));
-  });
-
-  afterAll(async () => {
-    await database?.close();
-    await test?.drop();
   });
 
   it("send appends a user node and a sealed reply; HEAD follows the reply", async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { describe } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { applyMigrations, migrationFactory } from "@/scripts/schema-engine";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { migrationPaths } from "@/lib/db/paths";
@@ -119,4 +119,30 @@ export async function openTestStore(
     newSessionId: () => newSessionId(),
   });
   return { database, store, clock };
+}
+
+export interface FreshStore {
+  readonly test: TestDatabase;
+  readonly database: Database;
+  readonly store: SessionStore;
+}
+
+/**
+ * A fresh database and SessionStore for one suite: created before its tests, closed and
+ * dropped after them. `assign` hands them to the suite's variables.
+ */
+export function useFreshStore(
+  kind: "sqlite" | "postgresql",
+  assign: (env: FreshStore) => void,
+): void {
+  let env: FreshStore | undefined;
+  beforeAll(async () => {
+    const test = await createDatabase(kind);
+    env = { test, ...(await openTestStore(test)) };
+    assign(env);
+  });
+  afterAll(async () => {
+    await env?.database.close();
+    await env?.test.drop();
+  });
 }
