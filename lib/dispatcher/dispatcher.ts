@@ -119,6 +119,7 @@ export class Dispatcher {
 
     let user: LedgerNode | null = null;
     let compactedThisTurn = false;
+    let placeholder: LedgerNode | undefined;
     let replyParent = plan.predecessorId;
     if (plan.writesUserNode && content !== undefined) {
       compactedThisTurn =
@@ -127,10 +128,16 @@ export class Dispatcher {
           plan.predecessorId,
           this.deps.count(content, model) + MESSAGE_OVERHEAD_TOKENS,
         )) ?? false;
-      user = await writer.appendUser(plan.predecessorId, content, {
-        exclusive: true,
+      const opened = await writer.openTurn(plan.predecessorId, content, {
         forkMovesHead: plan.forkMovesHead,
+        // Only a send "at HEAD" depends on where HEAD is; forks name their anchor.
+        ...(input.mode === "send" && input.parentId === undefined
+          ? { expectedHeadId: session.headId }
+          : {}),
+        replyMetadata: { model },
       });
+      user = opened.user;
+      placeholder = opened.reply;
       yield { type: "node", node: user };
       replyParent = user.id;
     }
@@ -144,6 +151,7 @@ export class Dispatcher {
       signal: input.signal,
       compaction: this.deps.compaction,
       compactedThisTurn,
+      ...(placeholder ? { opened: placeholder } : {}),
       flushMs: this.deps.flushMs ?? 250,
       keepAliveMs: this.deps.keepAliveMs ?? 5_000,
       ...(plan.writesUserNode ? {} : { forkMovesHead: plan.forkMovesHead, exclusive: true }),

@@ -44,6 +44,8 @@ export interface ReplyOptions {
   readonly keepAliveMs: number;
   /** Auto-compaction already ran for this turn: an overflow then ends the turn ([R58]). */
   readonly compactedThisTurn?: boolean;
+  /** The placeholder, when the turn opened it together with the user node. */
+  readonly opened?: LedgerNode;
   /** A retry opens its fork with the reply itself. */
   readonly forkMovesHead?: boolean;
   readonly exclusive?: boolean;
@@ -66,13 +68,21 @@ const GIVE_UP_AFTER_FAILED_COMPACTION =
 export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEvent, LedgerNode> {
   const { store, writer, session, parentId } = options;
   let rendered = await loadRendering(store, session, parentId);
-  const reply = await writer.openReply(parentId, {
-    reads: rendered.ids,
-    metadata: { model: options.model },
-    callerId: options.callerId ?? null,
-    ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
-    ...(options.exclusive ? { exclusive: true } : {}),
-  });
+  let reply: LedgerNode;
+  if (options.opened) {
+    // The placeholder was opened with the user node (one transaction); stamp its reads now.
+    reply = options.opened;
+    await writer.stampReads(reply.id, rendered.ids);
+    reply = { ...reply, reads: rendered.ids };
+  } else {
+    reply = await writer.openReply(parentId, {
+      reads: rendered.ids,
+      metadata: { model: options.model },
+      callerId: options.callerId ?? null,
+      ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
+      ...(options.exclusive ? { exclusive: true } : {}),
+    });
+  }
   yield { type: "node", node: reply };
 
   const buffer = new StreamBuffer({

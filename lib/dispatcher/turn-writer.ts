@@ -45,6 +45,53 @@ export class TurnWriter {
     });
   }
 
+  /**
+   * A turn's first write: the user node and its streaming reply placeholder in one
+   * transaction, refused (`turn_in_progress`) while another reply streams and (`conflict`)
+   * when HEAD moved since the turn was planned.
+   */
+  async openTurn(
+    predecessorId: NodeId,
+    content: string,
+    options: {
+      forkMovesHead: boolean;
+      expectedHeadId?: NodeId | null;
+      replyMetadata: NodeMetadata;
+    },
+  ): Promise<{ user: LedgerNode; reply: LedgerNode }> {
+    const result = await this.deps.store.append({
+      predecessorId,
+      kind: "user",
+      content,
+      status: "complete",
+      tokenCount: this.deps.count(content),
+      sessionId: this.sessionId,
+      advanceHead: this.advanceHead,
+      exclusive: true,
+      forkMovesHead: options.forkMovesHead,
+      ...(options.expectedHeadId !== undefined ? { expectedHeadId: options.expectedHeadId } : {}),
+      placeholder: { metadata: options.replyMetadata, leaseMs: this.deps.leaseMs },
+    });
+    const reply = result.placeholder;
+    if (!reply) throw new Error("append did not open the reply placeholder");
+    this.deps.bus.publish(this.sessionId, { type: "node_appended", node: result.node });
+    this.deps.bus.publish(this.sessionId, { type: "node_appended", node: reply });
+    if (result.headMoved || result.headOnPlaceholder) {
+      this.deps.bus.publish(this.sessionId, {
+        type: "head_moved",
+        headId: result.headOnPlaceholder ? reply.id : result.node.id,
+        previousHeadId: result.previousHeadId,
+        move: result.node.predecessorId === result.previousHeadId ? "send" : "fork",
+      });
+    }
+    return { user: result.node, reply };
+  }
+
+  /** Stamps the reply's provenance once its prompt is rendered. */
+  stampReads(nodeId: NodeId, reads: readonly NodeId[]): Promise<void> {
+    return this.deps.store.stampReads(this.sessionId, nodeId, reads);
+  }
+
   /** A complete assistant node, e.g. the tool call of a manual `/task` run. */
   async appendAssistant(
     predecessorId: NodeId | "head",

@@ -52,6 +52,16 @@ export interface AppendInput {
    * summary moves `_last_summary_id` / `_last_summary_text` atomically with its insert).
    */
   readonly metaAfter?: (meta: SessionMeta, node: LedgerNode) => SessionMeta;
+  /**
+   * The HEAD the caller planned against: when HEAD moved since (another tab checked out),
+   * the append is refused with `conflict` instead of landing on a branch nobody sees.
+   */
+  readonly expectedHeadId?: NodeId | null;
+  /**
+   * Opens the turn's streaming reply under the new node in the same transaction, so the
+   * turn is claimed (`exclusive`) atomically with its first write.
+   */
+  readonly placeholder?: { readonly metadata: NodeMetadata; readonly leaseMs: number };
 }
 
 export interface AppendResult {
@@ -59,6 +69,10 @@ export interface AppendResult {
   readonly headMoved: boolean;
   /** HEAD as it was under the write lock, before this append. */
   readonly previousHeadId: NodeId | null;
+  /** The streaming reply opened with `placeholder`. */
+  readonly placeholder?: LedgerNode;
+  /** Whether HEAD ended on the placeholder. */
+  readonly headOnPlaceholder?: boolean;
 }
 
 export interface SealInput {
@@ -303,6 +317,12 @@ export class SessionStore {
         }
       }
       const now = this.deps.now();
+      if (input.expectedHeadId !== undefined && session.headId !== input.expectedHeadId) {
+        throw new EngineError(
+          "conflict",
+          "HEAD moved (another tab switched branches) while this turn was being prepared; send it again.",
+        );
+      }
       if (input.exclusive) {
         const live = await tx.node.findFirst({
           where: { sessionId: input.sessionId, status: "streaming", leaseUntil: { gt: now } },
@@ -347,19 +367,57 @@ export class SessionStore {
         }) ||
         (input.advanceHead && input.forkMovesHead === true && !isSideLeafKind(input.kind));
       const node = nodeFromRow(row);
+      let head: string | null = headMoved ? id : null;
+      let placeholder: LedgerNode | undefined;
+      if (input.placeholder) {
+        const bumped = await tx.session.update({
+          where: { id: input.sessionId },
+          data: { nextSeq: { increment: 1 } },
+        });
+        const placeholderId = this.deps.newNodeId();
+        placeholder = nodeFromRow(
+          await tx.node.create({
+            data: {
+              id: placeholderId,
+              sessionId: input.sessionId,
+              predecessorId: id,
+              seq: bumped.nextSeq - 1,
+              kind: "assistant",
+              content: "",
+              status: "streaming",
+              callerId: null,
+              metadata: encodeJson(input.placeholder.metadata),
+              reads: "[]",
+              tokenCount: 0,
+              leaseUntil: new Date(now.getTime() + input.placeholder.leaseMs),
+              createdAt: now,
+            },
+          }),
+        );
+        const extends_ = shouldAdvanceHead({
+          currentHeadId: asNodeId(head ?? session.headId ?? ""),
+          node: { kind: "assistant", predecessorId: asNodeId(id) },
+          advanceHead: input.advanceHead,
+        });
+        if (extends_) head = placeholderId;
+      }
       const meta = input.metaAfter
         ? encodeJson(input.metaAfter(sessionFromRow(session).meta, node))
         : undefined;
-      if (headMoved || meta !== undefined) {
+      if (head !== null || meta !== undefined) {
         await tx.session.update({
           where: { id: input.sessionId },
-          data: { ...(headMoved ? { headId: id } : {}), ...(meta !== undefined ? { meta } : {}) },
+          data: {
+            ...(head !== null ? { headId: head } : {}),
+            ...(meta !== undefined ? { meta } : {}),
+          },
         });
       }
       return {
         node,
         headMoved,
         previousHeadId: session.headId === null ? null : asNodeId(session.headId),
+        ...(placeholder ? { placeholder, headOnPlaceholder: head === placeholder.id } : {}),
       };
     });
   }
@@ -383,6 +441,15 @@ export class SessionStore {
     const { count } = await this.db.node.updateMany({
       where: { id: nodeId, sessionId, status: "streaming" },
       data: { content, leaseUntil },
+    });
+    if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
+  }
+
+  /** Stamps the prompt a streaming reply is produced from (set once its rendering is known). */
+  async stampReads(sessionId: SessionId, nodeId: NodeId, reads: readonly NodeId[]): Promise<void> {
+    const { count } = await this.db.node.updateMany({
+      where: { id: nodeId, sessionId, status: "streaming" },
+      data: { reads: encodeReads(reads) },
     });
     if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { asNodeId, tokens } from "@/lib/engine/ids";
 
 import type { StreamEvent, ChatProvider } from "@/lib/llm/types";
 import type { SessionStore } from "@/lib/store/session-store";
@@ -126,5 +127,65 @@ describeEachDatabase("turn failures lose nothing", (kind) => {
       content: "now",
     });
     expect(after.reply.status).toBe("complete");
+  });
+
+  it("[R24] two tabs sending at once: one turn runs, the other is refused, nothing lands off HEAD", async () => {
+    const base = offlineProviders();
+    const { dispatcher } = testDispatcher(store, {
+      providers: { ...base, chat: blockingUntilAborted() },
+    });
+    const s = await store.createSession({});
+    const controller = new AbortController();
+    const results = await Promise.allSettled(
+      ["tab A", "tab B"].map(async (content) => {
+        const turn = dispatcher.turn({
+          sessionId: s.id,
+          mode: "send",
+          content,
+          signal: controller.signal,
+        });
+        const first = await turn.next();
+        controller.abort();
+        let step = first;
+        while (!step.done) step = await turn.next();
+        return step.value;
+      }),
+    );
+    const ok = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r) => r.status === "rejected");
+    expect(ok).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({
+      code: expect.stringMatching(/^(turn_in_progress|conflict)$/),
+    });
+    const users = (await store.nodes(s.id)).filter((n) => n.kind === "user");
+    expect(users).toHaveLength(1);
+    const head = (await store.getSession(s.id)).headId;
+    expect((await store.spine(s.id, head as NonNullable<typeof head>)).map((n) => n.id)).toContain(
+      users[0]?.id,
+    );
+  });
+
+  it("[R68] a send planned against a HEAD that another tab moved is refused with conflict", async () => {
+    const { dispatcher } = testDispatcher(store);
+    const s = await store.createSession({});
+    const a = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "one" });
+    // The dispatcher plans a send against HEAD = a.reply; another tab then checks out ROOT.
+    await store.setHead(s.id, asNodeId(s.rootId ?? ""));
+    await expect(
+      store.append({
+        sessionId: s.id,
+        predecessorId: a.reply.id,
+        kind: "user",
+        content: "two",
+        status: "complete",
+        tokenCount: tokens(1),
+        advanceHead: true,
+        expectedHeadId: a.reply.id,
+        placeholder: { metadata: {}, leaseMs: 1_000 },
+      }),
+    ).rejects.toMatchObject({ code: "conflict" });
+    expect(await store.nodes(s.id)).toHaveLength(3);
+    expect((await store.getSession(s.id)).headId).toBe(s.rootId);
   });
 });
