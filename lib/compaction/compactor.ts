@@ -72,6 +72,14 @@ export class Compactor implements TurnCompaction {
     bus.publish(session.id, { type: "compaction_started", trigger, headId });
     try {
       const { spine, rendering, active } = await this.view(session, headId);
+      // A reply still streaming on this branch is not a turn yet: summarising its partial
+      // text would hide the finished reply from every later prompt.
+      if (spine.some((n) => n.status === "streaming")) {
+        throw new EngineError(
+          "turn_in_progress",
+          "A reply is still streaming on this branch; compact once it has finished.",
+        );
+      }
       const { keepRecentTokens } = this.budgetOf(session);
       const plan = planCompaction({
         spine,

@@ -98,7 +98,7 @@ export class Dispatcher {
    */
   async *turn(input: TurnInput): AsyncGenerator<TurnEvent, TurnResult> {
     const { store } = this.deps;
-    const session = await store.getSession(input.sessionId);
+    const session = await this.load(input.sessionId);
     const content =
       input.mode === "retry"
         ? undefined
@@ -177,7 +177,7 @@ export class Dispatcher {
   async spawn(input: SpawnInput): Promise<SpawnResult> {
     const { store } = this.deps;
     const prompt = validateContent(input.prompt, this.deps.config.maxMessageChars);
-    const session = await store.getSession(input.sessionId);
+    const session = await this.load(input.sessionId);
     const model = this.modelOf(session);
     const outer = this.writer(session.id, true, model);
     let caller: LedgerNode;
@@ -295,26 +295,32 @@ export class Dispatcher {
    * off them. HEAD moves to the fork point when it was on the removed part.
    */
   async deleteBranch(sessionId: SessionId, tipId: NodeId): Promise<SessionRecord> {
-    const session = await this.deps.store.getSession(sessionId);
-    await this.deps.store.node(session.id, tipId);
-    const index = createLedgerIndex(await this.deps.store.nodes(session.id));
-    const plan = planDeleteBranch({ session, index, tipId });
-    const after = await this.deps.store.removeNodes({
-      sessionId: session.id,
-      ids: plan.ids,
-      headAfter: plan.headAfter,
-      ...(plan.metaAfter ? { metaAfter: plan.metaAfter } : {}),
-    });
-    this.deps.bus.publish(session.id, { type: "nodes_removed", ids: plan.ids });
-    if (after.headId && after.headId !== session.headId) {
-      this.deps.bus.publish(session.id, {
+    const before = await this.deps.store.getSession(sessionId);
+    await this.deps.store.node(before.id, tipId);
+    const { session: after, removed } = await this.deps.store.removeNodes(
+      before.id,
+      (session, nodes) => planDeleteBranch({ session, index: createLedgerIndex(nodes), tipId }),
+    );
+    this.deps.bus.publish(after.id, { type: "nodes_removed", ids: removed });
+    if (after.headId && after.headId !== before.headId) {
+      this.deps.bus.publish(after.id, {
         type: "head_moved",
         headId: after.headId,
-        previousHeadId: session.headId,
+        previousHeadId: before.headId,
         move: "delete_branch",
       });
     }
     return after;
+  }
+
+  /**
+   * Loads a session for a write, first sealing replies whose writer died (an expired lease:
+   * another instance crashed mid-stream) so they do not block the session ("on load").
+   */
+  async load(sessionId: SessionId): Promise<SessionRecord> {
+    const session = await this.deps.store.getSession(sessionId);
+    await this.deps.store.sealOrphans({ everything: false, sessionId: session.id });
+    return session;
   }
 
   private async moveHead(

@@ -464,10 +464,10 @@ export class SessionStore {
       ...(input.metadata ? { metadata: encodeJson(input.metadata) } : {}),
       ...(input.reads ? { reads: encodeReads(input.reads) } : {}),
     };
-    const { count } = await this.db.node.updateMany({
-      where: { id: nodeId, sessionId, status: "streaming" },
-      data,
-    });
+    // Sealing is what makes a reply final: retried like any write that lost a race.
+    const { count } = await withWriteRetry(() =>
+      this.db.node.updateMany({ where: { id: nodeId, sessionId, status: "streaming" }, data }),
+    );
     if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
     return this.node(sessionId, nodeId);
   }
@@ -508,36 +508,36 @@ export class SessionStore {
   }
 
   /**
-   * Removes exactly `ids` (a branch the dispatcher planned) and, when HEAD was among them,
-   * moves HEAD to `headAfter` — the explicit user act of branch delete.
+   * Branch delete, the explicit user act: `plan` decides from the session and its ledger as
+   * they are *under the write lock* which nodes go, where HEAD lands and the meta after, so a
+   * turn racing the delete can never leave a node whose predecessor is gone.
    */
-  async removeNodes(input: {
-    sessionId: SessionId;
-    ids: readonly NodeId[];
-    headAfter: NodeId | null;
-    metaAfter?: SessionMeta;
-  }): Promise<SessionRecord> {
-    await this.write(async (tx) => {
-      const session = await this.lockSession(tx, input.sessionId);
-      const { count } = await tx.node.deleteMany({
-        where: { sessionId: input.sessionId, id: { in: [...input.ids] }, kind: { not: "root" } },
+  async removeNodes(
+    sessionId: SessionId,
+    plan: (
+      session: SessionRecord,
+      nodes: readonly LedgerNode[],
+    ) => { ids: readonly NodeId[]; headAfter: NodeId | null; metaAfter?: SessionMeta },
+  ): Promise<{ session: SessionRecord; removed: readonly NodeId[] }> {
+    const removed = await this.write(async (tx) => {
+      const row = await this.lockSession(tx, sessionId);
+      const rows = await tx.node.findMany({ where: { sessionId }, orderBy: { seq: "asc" } });
+      const before = sessionFromRow(row);
+      const decided = plan(before, rows.map(nodeFromRow));
+      await tx.node.deleteMany({
+        where: { sessionId, id: { in: [...decided.ids] }, kind: { not: "root" } },
       });
-      if (count !== input.ids.length) {
-        throw new EngineError(
-          "conflict",
-          "The branch changed while it was being deleted; try again.",
-        );
-      }
       const data: { headId?: string; meta?: string } = {};
-      if (input.headAfter && input.ids.includes(asNodeId(session.headId ?? ""))) {
-        data.headId = input.headAfter;
+      if (decided.headAfter && before.headId && decided.ids.includes(before.headId)) {
+        data.headId = decided.headAfter;
       }
-      if (input.metaAfter) data.meta = encodeJson(input.metaAfter);
+      if (decided.metaAfter) data.meta = encodeJson(decided.metaAfter);
       if (Object.keys(data).length > 0) {
-        await tx.session.update({ where: { id: input.sessionId }, data });
+        await tx.session.update({ where: { id: sessionId }, data });
       }
+      return decided.ids;
     });
-    return this.getSession(input.sessionId);
+    return { session: await this.getSession(sessionId), removed };
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────

@@ -18,12 +18,12 @@ function run(args: string[]): Promise<void> {
   });
 }
 
-describeEachDatabase("[R-conc] two writer processes on one session", (kind) => {
+describeEachDatabase("[R65] two writer processes on one session", (kind) => {
   let test: TestDatabase;
   let store: SessionStore;
   useFreshStore(kind, (env) => ({ test, store } = env));
 
-  it("2 writers × 25 appends at HEAD serialise into 50 nodes of one valid chain", async () => {
+  it("[R63][R65] 2 writers × 25 appends at HEAD serialise into 50 nodes of one valid chain", async () => {
     const s = await store.createSession({});
     await Promise.all([
       run(["append", test.url, s.id, "25"]),

@@ -11,20 +11,23 @@ import {
 } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
-describeEachDatabase("[R-crash] a writer killed mid-stream", (kind) => {
+describeEachDatabase("[R66] a writer killed mid-stream", (kind) => {
   let test: TestDatabase;
   let store: SessionStore;
   useFreshStore(kind, (env) => ({ test, store } = env));
 
-  it("leaves the reply interrupted with its partial text after restart; earlier nodes intact", async () => {
-    const s = await store.createSession({});
-    const { dispatcher } = testDispatcher(store);
-    const before = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "warm-up" });
-    const earlier = await store.nodes(s.id);
-
+  /** Runs a slow turn in a separate writer process and SIGKILLs it once text is stored. */
+  async function killWriterMidStream(sessionId: string): Promise<string> {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "tests/integration/support/child-writer.ts", "stream", test.url, s.id],
+      [
+        "--import",
+        "tsx",
+        "tests/integration/support/child-writer.ts",
+        "stream",
+        test.url,
+        sessionId,
+      ],
       {
         stdio: ["ignore", "pipe", "inherit"],
       },
@@ -41,6 +44,16 @@ describeEachDatabase("[R-crash] a writer killed mid-stream", (kind) => {
     child.kill("SIGKILL");
     await new Promise((r) => child.once("exit", r));
 
+    return replyId;
+  }
+
+  it("[R66] leaves the reply interrupted with its partial text after restart; earlier nodes intact", async () => {
+    const s = await store.createSession({});
+    const { dispatcher } = testDispatcher(store);
+    const before = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "warm-up" });
+    const earlier = await store.nodes(s.id);
+
+    const replyId = await killWriterMidStream(s.id);
     const orphan = await store.node(s.id, asNodeId(replyId));
     expect(orphan.status).toBe("streaming");
     expect(orphan.content.length).toBeGreaterThan(0);
@@ -67,5 +80,18 @@ describeEachDatabase("[R-crash] a writer killed mid-stream", (kind) => {
     } finally {
       await restarted.database.close();
     }
+  }, 60_000);
+
+  it("[R66] a live process seals another's dead stream when it next loads the session", async () => {
+    const s = await store.createSession({});
+    const replyId = await killWriterMidStream(s.id);
+    // The dead writer's lease (1 s) runs out; this process never restarted.
+    await new Promise((r) => setTimeout(r, 1_200));
+    const { dispatcher } = testDispatcher(store);
+    const next = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "anyone?" });
+    expect(next.reply.status).toBe("complete");
+    const sealed = await store.node(s.id, asNodeId(replyId));
+    expect(sealed.status).toBe("interrupted");
+    expect(sealed.content.length).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -56,7 +56,7 @@ describe("[R62] HEAD has one writer (structural)", () => {
       if (owner) writers.add(owner);
     }
     expect([...writers].sort()).toEqual(["append", "createSession", "importSession", "setHead"]);
-    expect(store).toMatch(/data\.headId = input\.headAfter/); // removeNodes: the branch-delete move
+    expect(store).toMatch(/data\.headId = decided\.headAfter/); // removeNodes: the branch-delete move
   });
 
   it("[R62] inside lib/dispatcher only Dispatcher.moveHead calls setHead, and only turn-writer appends", () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { Compactor } from "@/lib/compaction/compactor";
 import { asNodeId, tokens } from "@/lib/engine/ids";
+import { countTokens } from "@/lib/llm/tokens";
 
 import type { StreamEvent, ChatProvider } from "@/lib/llm/types";
 import type { SessionStore } from "@/lib/store/session-store";
@@ -187,5 +189,44 @@ describeEachDatabase("turn failures lose nothing", (kind) => {
     ).rejects.toMatchObject({ code: "conflict" });
     expect(await store.nodes(s.id)).toHaveLength(3);
     expect((await store.getSession(s.id)).headId).toBe(s.rootId);
+  });
+
+  it("[R24] /compact while a reply streams on the branch is refused; nothing is written", async () => {
+    const base = offlineProviders();
+    const { dispatcher, bus } = testDispatcher(store, {
+      providers: { ...base, chat: blockingUntilAborted() },
+    });
+    const compactor = new Compactor({
+      store,
+      bus,
+      providers: base,
+      count: (t, m) => countTokens(t, m),
+    });
+    const s = await store.createSession({});
+    await store.updateMeta(s.id, (m) => ({ ...m, settings: { keepRecentTokens: 10 } }));
+    const quick = testDispatcher(store).dispatcher;
+    for (const q of ["a?", "b?", "c?"])
+      await quick.runTurn({ sessionId: s.id, mode: "send", content: q });
+    const controller = new AbortController();
+    const turn = dispatcher.turn({
+      sessionId: s.id,
+      mode: "send",
+      content: "d?",
+      signal: controller.signal,
+    });
+    for (;;) {
+      const step = await turn.next();
+      if (step.done || step.value.type === "delta") break;
+    }
+    const count = (await store.nodes(s.id)).length;
+    await expect(compactor.compact(await store.getSession(s.id))).rejects.toMatchObject({
+      code: "turn_in_progress",
+    });
+    expect(await store.nodes(s.id)).toHaveLength(count);
+    controller.abort();
+    let step = await turn.next();
+    while (!step.done) step = await turn.next();
+    const after = await compactor.compact(await store.getSession(s.id));
+    expect(after.summary).not.toBeNull();
   });
 });

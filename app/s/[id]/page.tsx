@@ -9,9 +9,9 @@ import { services } from "@/lib/server/services";
 export const dynamic = "force-dynamic";
 
 async function load(id: string): Promise<SessionRecord | null> {
-  const { store } = await services();
+  const { dispatcher } = await services();
   try {
-    return await store.getSession(asSessionId(id));
+    return await dispatcher.load(asSessionId(id));
   } catch (e) {
     if (isEngineError(e) && e.code === "session_not_found") return null;
     throw e;

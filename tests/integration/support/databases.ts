@@ -106,19 +106,16 @@ export async function createDatabase(kind: "sqlite" | "postgresql"): Promise<Tes
   return kind === "sqlite" ? createSqliteDatabase() : createPostgresDatabase();
 }
 
-/** A SessionStore over a fresh database, with a controllable clock. */
-export async function openTestStore(
-  test: TestDatabase,
-  clock: { now: Date } = { now: new Date() },
-) {
+/** A SessionStore over a database, on the real clock (leases expire in real time). */
+export async function openTestStore(test: TestDatabase) {
   const database: Database = await openDatabase(test.url);
   const store = new SessionStore({
     database,
-    now: () => clock.now,
+    now: () => new Date(),
     newNodeId: () => newNodeId(),
     newSessionId: () => newSessionId(),
   });
-  return { database, store, clock };
+  return { database, store };
 }
 
 export interface FreshStore {
