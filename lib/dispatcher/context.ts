@@ -24,12 +24,26 @@ export async function loadRendering(
   });
 }
 
-/** The provider's prompt for a rendering, in the same order. */
+/**
+ * The provider's prompt for a rendering, in the same order. OpenAI-compatible servers reject
+ * an assistant tool call that no tool result answers — which is exactly what a sub-agent's
+ * branch sees (it opens from the caller's tool-call node, before the result exists) — so
+ * unanswered calls are left off the wire, and an assistant message left with nothing to say
+ * is dropped.
+ */
 export function toChatMessages(rendered: RenderedContext): ChatMessage[] {
-  return rendered.messages.map((m) => ({
-    role: m.role,
-    content: m.content,
-    ...(m.toolCalls ? { tool_calls: m.toolCalls } : {}),
-    ...(m.toolCallId ? { tool_call_id: m.toolCallId } : {}),
-  }));
+  const answered = new Set(rendered.messages.flatMap((m) => (m.toolCallId ? [m.toolCallId] : [])));
+  const out: ChatMessage[] = [];
+  for (const m of rendered.messages) {
+    const calls = m.toolCalls?.filter((c) => answered.has(c.id));
+    if (m.role === "assistant" && m.toolCalls && (calls?.length ?? 0) === 0 && m.content === "")
+      continue;
+    out.push({
+      role: m.role,
+      content: m.content,
+      ...(calls && calls.length > 0 ? { tool_calls: calls } : {}),
+      ...(m.toolCallId ? { tool_call_id: m.toolCallId } : {}),
+    });
+  }
+  return out;
 }

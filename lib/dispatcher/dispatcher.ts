@@ -204,34 +204,38 @@ export class Dispatcher {
     }
     const inner = outer.spawned();
     const branchRoot = await inner.appendUser(caller.id, prompt, { callerId: caller.id });
-    const replyStream = streamReply({
-      store,
-      provider: this.deps.providers.chat,
-      writer: inner,
-      session: await store.getSession(session.id),
-      model,
-      parentId: branchRoot.id,
-      callerId: caller.id,
-      signal: input.signal,
-      flushMs: this.deps.flushMs ?? 250,
-      keepAliveMs: this.deps.keepAliveMs ?? 5_000,
-    });
-    let reply: LedgerNode | undefined;
-    for (;;) {
-      const step = await replyStream.next();
-      if (step.done) {
-        reply = step.value;
-        break;
-      }
+    // Whatever happens on the side branch, the caller's tool call gets its result: an
+    // unanswered call would make every later prompt of this branch invalid for the provider.
+    let text: string;
+    let reads: NodeId[] = [];
+    try {
+      const replyStream = streamReply({
+        store,
+        provider: this.deps.providers.chat,
+        writer: inner,
+        session: await store.getSession(session.id),
+        model,
+        parentId: branchRoot.id,
+        callerId: caller.id,
+        signal: input.signal,
+        flushMs: this.deps.flushMs ?? 250,
+        keepAliveMs: this.deps.keepAliveMs ?? 5_000,
+      });
+      let step = await replyStream.next();
+      while (!step.done) step = await replyStream.next();
+      const reply = step.value;
+      reads = [reply.id];
+      text =
+        reply.status === "complete"
+          ? reply.content
+          : `The sub-agent's reply ended ${reply.status}${reply.metadata.error ? `: ${reply.metadata.error.message}` : ""}.\n\n${reply.content}`;
+    } catch (e) {
+      text = `The sub-agent failed: ${e instanceof Error ? e.message : String(e)}`;
     }
-    const text =
-      reply.status === "complete"
-        ? reply.content
-        : `The sub-agent's reply ended ${reply.status}${reply.metadata.error ? `: ${reply.metadata.error.message}` : ""}.\n\n${reply.content}`;
     const result = await outer.appendTool(caller.id, text, {
       callerId: caller.id,
       toolCallId,
-      reads: [reply.id],
+      reads,
     });
     return { caller, branchRootId: branchRoot.id, result };
   }
