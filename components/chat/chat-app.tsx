@@ -5,7 +5,11 @@ import Link from "next/link";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import { SessionGraph } from "@/components/graph/session-graph";
-import { SessionStoreProvider, useSession } from "@/components/session/session-context";
+import {
+  selectStreaming,
+  SessionStoreProvider,
+  useSession,
+} from "@/components/session/session-context";
 import type { ModelInfo } from "@/components/session/session-store";
 import { Composer } from "./composer";
 import { SettingsPanel } from "./settings-panel";
@@ -37,6 +41,7 @@ function ChatLayout() {
   const error = useSession((s) => s.error);
   const notice = useSession((s) => s.notice);
   const busy = useSession((s) => s.busy);
+  const streaming = useSession(selectStreaming);
   const setError = useSession((s) => s.setError);
   const setNotice = useSession((s) => s.setNotice);
   const [graphOpen, setGraphOpen] = useState(true);
@@ -58,7 +63,16 @@ function ChatLayout() {
           </span>
         )}
         <ContextMeter />
-        <button className="btn" onClick={() => void actions.compact()} disabled={busy !== null}>
+        <button
+          className="btn"
+          onClick={() => void actions.compact()}
+          disabled={busy !== null || streaming}
+          title={
+            streaming
+              ? "Wait for the reply to finish"
+              : "Summarise the oldest turns of this branch now"
+          }
+        >
           {busy === "compact" ? "Compacting…" : "Compact"}
         </button>
         <SettingsPanel />
@@ -86,6 +100,9 @@ function ChatLayout() {
             </div>
           )}
           {busy === "task" && <div className="banner banner-notice">Sub-agent task running…</div>}
+          {busy === "send" && (
+            <div className="banner banner-notice">Sending to the other session…</div>
+          )}
           <Composer actions={actions} />
         </section>
         {graphOpen && (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useSession } from "@/components/session/session-context";
+import { selectStreaming, useSession } from "@/components/session/session-context";
 import { parseComposer, SLASH_HELP } from "./slash-command";
 import type { SessionActions } from "./use-session-actions";
 
@@ -9,32 +9,39 @@ import type { SessionActions } from "./use-session-actions";
 export function Composer({ actions }: { actions: SessionActions }) {
   const [text, setText] = useState("");
   const busy = useSession((s) => s.busy);
+  // Another tab's reply streaming in this session also holds the turn.
+  const streaming = useSession(selectStreaming);
   const setError = useSession((s) => s.setError);
 
-  const submit = () => {
-    if (busy || text.trim() === "") return;
+  const submit = async () => {
+    if (busy || streaming || text.trim() === "") return;
     const cmd = parseComposer(text);
+    if (cmd.kind === "invalid") {
+      setError(cmd.message);
+      return;
+    }
+    const draft = text;
+    // Cleared at once so the box is ready; put back if the server refused the request.
+    setText("");
+    let ok = true;
     switch (cmd.kind) {
-      case "invalid":
-        setError(cmd.message);
-        return;
       case "message":
-        void actions.send(cmd.text);
+        ok = await actions.send(cmd.text);
         break;
       case "compact":
-        void actions.compact();
+        ok = await actions.compact();
         break;
       case "task":
-        void actions.task(cmd.prompt);
+        ok = await actions.task(cmd.prompt);
         break;
       case "send":
-        void actions.sendTo(cmd.sessionId, cmd.text);
+        ok = await actions.sendTo(cmd.sessionId, cmd.text);
         break;
       case "model":
-        void actions.setModel(cmd.name);
+        ok = await actions.setModel(cmd.name);
         break;
     }
-    setText("");
+    if (!ok) setText((current) => (current === "" ? draft : current));
   };
 
   const showHelp = text.startsWith("/") && !text.includes(" ");
@@ -43,7 +50,7 @@ export function Composer({ actions }: { actions: SessionActions }) {
       className="composer"
       onSubmit={(e) => {
         e.preventDefault();
-        submit();
+        void submit();
       }}
     >
       {showHelp && (
@@ -61,7 +68,7 @@ export function Composer({ actions }: { actions: SessionActions }) {
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();
-            submit();
+            void submit();
           }
         }}
         placeholder="Message, or / for commands"

@@ -22,7 +22,7 @@ function purifier() {
 }
 
 /**
- * Model output as sanitised Markdown: parsed by marked, then every tag and attribute outside
+ * Model output as sanitised Markdown (remote media is dropped: nothing loads by itself): parsed by marked, then every tag and attribute outside
  * DOMPurify's safe profile (scripts, event handlers, javascript: URLs, forms, iframes…) is
  * dropped before it reaches the DOM.
  */
@@ -31,7 +31,22 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
     const raw = marked.parse(text, { async: false });
     return purifier().sanitize(raw, {
       USE_PROFILES: { html: true },
-      FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe"],
+      // No <img>: a model steered by injected text could exfiltrate the conversation
+      // through an image URL the browser fetches on its own.
+      FORBID_TAGS: [
+        "style",
+        "form",
+        "input",
+        "button",
+        "textarea",
+        "select",
+        "iframe",
+        "img",
+        "video",
+        "audio",
+        "source",
+        "picture",
+      ],
       FORBID_ATTR: ["style"],
     });
   }, [text]);

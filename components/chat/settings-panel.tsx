@@ -31,11 +31,23 @@ export function SettingsPanel() {
       .catch(() => setModels({ models: [], error: "Could not list models." }));
   }, [open, models]);
 
+  // Re-read the session's settings each time the panel opens (a /model may have changed them).
+  const openPanel = () => {
+    setModel(settings.model ?? "");
+    setWindow(settings.contextWindow?.toString() ?? "");
+    setKeep(settings.keepRecentTokens?.toString() ?? "");
+    setAuto(settings.autoCompact ?? true);
+    setOpen(true);
+  };
+
   const save = async () => {
-    const next: Record<string, unknown> = { autoCompact: auto };
-    if (model.trim()) next["model"] = model.trim();
-    if (window.trim()) next["contextWindow"] = Number(window);
-    if (keep.trim()) next["keepRecentTokens"] = Number(keep);
+    // An empty field clears the override: the server-wide default applies again.
+    const next = {
+      autoCompact: auto,
+      model: model.trim() || null,
+      contextWindow: window.trim() ? Number(window) : null,
+      keepRecentTokens: keep.trim() ? Number(keep) : null,
+    };
     const res = await fetch(`/api/sessions/${session.id}`, {
       method: "PATCH",
       headers: { "content-type": "application/json" },
@@ -49,13 +61,20 @@ export function SettingsPanel() {
 
   return (
     <div className="settings">
-      <button className="btn" onClick={() => setOpen((v) => !v)} aria-expanded={open}>
+      <button
+        className="btn"
+        onClick={() => (open ? setOpen(false) : openPanel())}
+        aria-expanded={open}
+      >
         Settings
       </button>
       {open && (
         <form
           className="settings-panel"
           aria-label="Session settings"
+          onKeyDown={(e) => {
+            if (e.key === "Escape") setOpen(false);
+          }}
           onSubmit={(e) => {
             e.preventDefault();
             void save();

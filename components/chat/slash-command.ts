@@ -17,6 +17,12 @@ export const SLASH_HELP: readonly { readonly usage: string; readonly what: strin
 /** Parses the composer's text. Text that does not start with a known command is a message. */
 export function parseComposer(input: string): ComposerCommand {
   const text = input.trim();
+  if (text === "/") {
+    return {
+      kind: "invalid",
+      message: `Type a command: ${SLASH_HELP.map((h) => h.usage).join(", ")}.`,
+    };
+  }
   const m = /^\/(\w+)(?:\s+([\s\S]*))?$/.exec(text);
   if (!m) return { kind: "message", text: input };
   const [, name, rest = ""] = m;

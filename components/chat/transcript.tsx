@@ -3,12 +3,18 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
-import { useGraph, useHeadView, useSession } from "@/components/session/session-context";
+import {
+  selectStreaming,
+  useGraph,
+  useHeadView,
+  useSession,
+} from "@/components/session/session-context";
+import type { SessionState } from "@/components/session/session-store";
 import { branchTip } from "./branch-tip";
 import { MessageView } from "./message-view";
 import type { SessionActions } from "./use-session-actions";
 
-const selectBusy = (s: { busy: unknown }) => s.busy !== null;
+const selectBusy = (s: SessionState) => s.busy !== null || selectStreaming(s);
 const selectSelected = (s: { selectedId: NodeId | null }) => s.selectedId;
 const selectNodes = (s: { nodes: Readonly<Record<string, LedgerNode>> }) => s.nodes;
 
@@ -106,7 +112,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
               onEdit={(id, content) => void actions.edit(id, content)}
               onSibling={onSibling}
               onSelect={(id) => select(selectedId === id ? null : id)}
-              deletable={node.id === last?.id && forkedAbove}
+              deletable={node.id === last?.id && forkedAbove && (row?.childCount ?? 0) === 0}
               onDeleteBranch={(id) => void actions.deleteBranch(id)}
             />
           </div>

@@ -57,16 +57,23 @@ export function useSessionActions() {
       store.getState().hydrate(session, nodes);
     };
 
-    const guarded = async (busy: "turn" | "compact" | "task", fn: () => Promise<void>) => {
+    /** Runs one request at a time; resolves false when it failed (the error is shown). */
+    const guarded = async (
+      busy: "turn" | "compact" | "task" | "send",
+      fn: () => Promise<void>,
+    ): Promise<boolean> => {
       const s = store.getState();
-      if (s.busy) return;
+      if (s.busy) return false;
       s.setBusy(busy);
       s.setError(null);
       s.setNotice(null);
       try {
         await fn();
+        return true;
       } catch (e) {
-        if ((e as Error).name !== "AbortError") fail(e);
+        if ((e as Error).name === "AbortError") return true;
+        fail(e);
+        return false;
       } finally {
         store.getState().setBusy(null);
         store.getState().setOwnStream(null);
@@ -106,8 +113,15 @@ export function useSessionActions() {
             }
           }
         } catch (e) {
-          // Stop: the server seals the reply `interrupted`; fetch the sealed node.
           if ((e as Error).name !== "AbortError") throw e;
+          // Stop: the server seals the reply `interrupted`; wait until the seal is visible.
+          for (let i = 0; i < 40; i++) {
+            await refresh();
+            const own = store.getState().ownStreamId;
+            if (!own || store.getState().nodes[own]?.status !== "streaming") break;
+            await new Promise((r) => setTimeout(r, 150));
+          }
+          return;
         }
         await refresh();
       });
@@ -153,14 +167,14 @@ export function useSessionActions() {
           await refresh();
         }),
       sendTo: (targetSessionId: string, content: string) =>
-        guarded("turn", async () => {
+        guarded("send", async () => {
           await api(`${sessionUrl()}/send`, {
             method: "POST",
             body: JSON.stringify({ targetSessionId, content }),
           });
           store.getState().setNotice(`Sent to session ${targetSessionId}.`);
         }),
-      setModel: async (model: string) => {
+      setModel: async (model: string): Promise<boolean> => {
         try {
           store.getState().setSession(
             await api<SessionRecord>(sessionUrl(), {
@@ -169,8 +183,10 @@ export function useSessionActions() {
             }),
           );
           store.getState().setNotice(`Model set to ${model} for this session.`);
+          return true;
         } catch (e) {
           fail(e);
+          return false;
         }
       },
       deleteBranch: async (tipId: NodeId) => {

@@ -10,7 +10,7 @@ import {
   type NodeMouseHandler,
   type ReactFlowInstance,
 } from "@xyflow/react";
-import { useCallback, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { provenanceMarks } from "@/lib/engine/provenance-marks";
 import { useGraph, useSession } from "@/components/session/session-context";
@@ -104,13 +104,34 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
       await instance.fitView({ ...FIT, duration: 0 });
       if (instance.getZoom() < LEGIBLE_ZOOM && headCard !== null) {
         const card = cards.get(headCard);
-        if (card === undefined) return;
-        const { x, y } = centreOf(card);
-        await instance.setCenter(x, y, { zoom: 0.8 });
+        if (card !== undefined) {
+          const { x, y } = centreOf(card);
+          await instance.setCenter(x, y, { zoom: 0.8 });
+        }
       }
+      initialised.current = true;
     },
     [cards, headCard],
   );
+
+  // Follow HEAD: when a new turn, a checkout or a compaction moves HEAD's card out of view
+  // (a folded capsule can shorten the picture under the viewport), bring it back in.
+  const headCardNode = headCard === null ? undefined : cards.get(headCard);
+  const initialised = useRef(false);
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!initialised.current || headCardNode === undefined || root === null) return;
+    const { x, y } = centreOf(headCardNode);
+    const at = flow.flowToScreenPosition({ x, y });
+    const box = root.getBoundingClientRect();
+    const margin = 40;
+    const visible =
+      at.x > box.left + margin &&
+      at.x < box.right - margin &&
+      at.y > box.top + margin &&
+      at.y < box.bottom - margin;
+    if (!visible) void flow.setCenter(x, y, { zoom: flow.getZoom(), duration: 200 });
+  }, [headCardNode, flow]);
 
   const onKeyDown = useGraphKeys({
     nav: layout.nav,

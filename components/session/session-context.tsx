@@ -41,6 +41,10 @@ export function useSession<T>(selector: (s: SessionState) => T): T {
 }
 
 // Module-level selectors: stable identities, so components re-render only on real change.
+
+/** A reply streams somewhere in the session (this tab's or another's): the turn is taken. */
+export const selectStreaming = (s: SessionState) =>
+  Object.values(s.nodes).some((n) => n.status === "streaming");
 const selectNodes = (s: SessionState) => s.nodes;
 const selectSession = (s: SessionState) => s.session;
 

@@ -27,7 +27,7 @@ export interface SessionState {
   /** The reply this tab is streaming through its own POST (deltas from the bus skip it). */
   readonly ownStreamId: NodeId | null;
   /** A request of this tab is in flight (send, retry, compact…). */
-  readonly busy: "turn" | "compact" | "task" | null;
+  readonly busy: "turn" | "compact" | "task" | "send" | null;
   readonly error: string | null;
   readonly notice: string | null;
   readonly selectedId: NodeId | null;
@@ -53,6 +53,17 @@ export interface SessionState {
 
 export type SessionStoreApi = ReturnType<typeof createSessionStore>;
 
+/**
+ * Of two copies of one node, the later one. A node only ever moves forward — streaming with
+ * more text, then sealed once — so a sealed copy beats a streaming one and, while streaming,
+ * the longer text wins; events and snapshots may arrive in any order.
+ */
+function newer(a: LedgerNode, b: LedgerNode): LedgerNode {
+  if (a.status !== "streaming") return b.status !== "streaming" ? b : a;
+  if (b.status !== "streaming") return b;
+  return b.content.length >= a.content.length ? b : a;
+}
+
 function byId(nodes: readonly LedgerNode[]): Record<string, LedgerNode> {
   const out: Record<string, LedgerNode> = {};
   for (const n of nodes) out[n.id] = n;
@@ -76,9 +87,30 @@ export function createSessionStore(init: {
     expanded: {},
     showRelics: false,
 
-    hydrate: (session, nodes) => set({ session, nodes: byId(nodes) }),
+    hydrate: (session, nodes) =>
+      set((s) => {
+        const next = byId(nodes);
+        // Merge, never regress: a snapshot can be older than events already applied.
+        for (const local of Object.values(s.nodes)) {
+          const fresh = next[local.id];
+          if (fresh) next[local.id] = newer(local, fresh);
+        }
+        if (s.ownStreamId === null) return { session, nodes: next };
+        // During this tab's own turn, keep nodes the snapshot has not seen yet.
+        const newest = nodes.reduce((max, n) => Math.max(max, n.seq), -1);
+        for (const local of Object.values(s.nodes)) {
+          if (!next[local.id] && local.seq > newest) next[local.id] = local;
+        }
+        const keepHead = next[s.ownStreamId] !== undefined && s.session.headId === s.ownStreamId;
+        return { session: keepHead ? { ...session, headId: s.ownStreamId } : session, nodes: next };
+      }),
     setSession: (session) => set({ session }),
-    upsertNode: (node) => set((s) => ({ nodes: { ...s.nodes, [node.id]: node } })),
+    upsertNode: (node) =>
+      set((s) => {
+        const existing = s.nodes[node.id];
+        const merged = existing ? newer(existing, node) : node;
+        return merged === existing ? s : { nodes: { ...s.nodes, [node.id]: merged } };
+      }),
     appendDelta: (id, text) =>
       set((s) => {
         const node = s.nodes[id];
@@ -132,6 +164,12 @@ export function createSessionStore(init: {
         case "compaction_started":
           return false;
         case "compaction_finished":
+          if (event.trigger !== "manual") {
+            s.setNotice(
+              `The oldest ${event.counts.covered} turns were summarised to stay inside the context window (${event.tokensBefore.toLocaleString()} → ${event.tokensAfter.toLocaleString()} tokens).`,
+            );
+          }
+          return true;
         case "session_changed":
         case "node_changed":
           return true;

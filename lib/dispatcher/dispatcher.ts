@@ -76,6 +76,8 @@ export class Dispatcher {
 
   /** The model a session talks to: its `/model` setting, else the server's. */
   modelOf(session: SessionRecord): string {
+    // The offline model has no other models; a stored name must not be recorded as if used.
+    if (this.deps.providers.chat.kind === "offline") return this.deps.providers.chat.model;
     return session.meta.settings?.model ?? this.deps.providers.chat.model;
   }
 

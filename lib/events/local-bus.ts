@@ -26,6 +26,11 @@ export class LocalBus implements EventBus {
     };
   }
 
+  /** The sessions that have subscribers right now. */
+  sessions(): SessionId[] {
+    return [...this.listeners.keys()];
+  }
+
   async close(): Promise<void> {
     this.listeners.clear();
   }

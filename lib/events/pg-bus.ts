@@ -38,14 +38,38 @@ export class PgBus implements EventBus {
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     client.on("notification", (msg) => this.receive(msg.payload));
-    client.on("error", (e) => {
-      console.error("[spindle] event listener connection lost; reconnecting", e.message);
+    const lost = (why: string) => {
+      if (this.listener !== client) return;
       this.listener = undefined;
-      if (!this.closed) setTimeout(() => void this.listen().catch(() => undefined), 1_000);
-    });
+      if (!this.closed) {
+        console.error(`[spindle] event listener connection lost (${why}); reconnecting`);
+        void this.reconnect();
+      }
+    };
+    client.on("error", (e) => lost(e.message));
+    client.on("end", () => lost("closed"));
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
     this.listener = client;
+  }
+
+  /**
+   * Re-LISTENs with backoff until it succeeds, then tells local subscribers to refetch:
+   * events published while the channel was down are not replayed.
+   */
+  private async reconnect(): Promise<void> {
+    for (let attempt = 0; !this.closed; attempt++) {
+      await new Promise((r) => setTimeout(r, Math.min(30_000, 500 * 2 ** attempt)));
+      try {
+        await this.listen();
+        for (const sessionId of this.local.sessions()) {
+          this.local.publish(sessionId, { type: "session_changed" });
+        }
+        return;
+      } catch (e) {
+        console.error("[spindle] event listener reconnect failed:", (e as Error).message);
+      }
+    }
   }
 
   private receive(payload: string | undefined): void {
@@ -65,7 +89,6 @@ export class PgBus implements EventBus {
     let payload = JSON.stringify({ o: this.origin, s: sessionId, e: event } satisfies Envelope);
     if (Buffer.byteLength(payload) > MAX_PAYLOAD) {
       const slim = slimmed(event);
-      if (!slim) return;
       payload = JSON.stringify({ o: this.origin, s: sessionId, e: slim } satisfies Envelope);
     }
     // One NOTIFY at a time: concurrent pool queries would let a later event overtake an
@@ -94,7 +117,7 @@ export class PgBus implements EventBus {
 }
 
 /** A small stand-in for an event too large for NOTIFY: other instances refetch. */
-function slimmed(event: SessionEvent): SessionEvent | undefined {
+function slimmed(event: SessionEvent): SessionEvent {
   switch (event.type) {
     case "node_appended":
     case "turn_finished":
@@ -102,6 +125,7 @@ function slimmed(event: SessionEvent): SessionEvent | undefined {
     case "delta":
       return { type: "node_changed", id: event.id };
     default:
-      return undefined;
+      // Anything else too large (a big branch delete): other instances refetch the session.
+      return { type: "session_changed" };
   }
 }

@@ -321,11 +321,12 @@ export const openApiDocument = {
       Settings: {
         type: "object",
         additionalProperties: false,
+        description: "In a PATCH, null clears an override.",
         properties: {
-          model: { type: "string" },
-          contextWindow: { type: "integer" },
-          keepRecentTokens: { type: "integer" },
-          autoCompact: { type: "boolean" },
+          model: { type: ["string", "null"] },
+          contextWindow: { type: ["integer", "null"] },
+          keepRecentTokens: { type: ["integer", "null"] },
+          autoCompact: { type: ["boolean", "null"] },
         },
       },
       Health: {

@@ -1,3 +1,5 @@
+import { isEngineError } from "../engine/errors";
+
 /**
  * A Server-Sent Events response. `produce` runs to its end even when the client goes away
  * (writes after a disconnect are dropped), so a turn always seals its reply.
@@ -25,8 +27,12 @@ export function sseResponse(
       keepAlive = setInterval(() => write(": keep-alive\n\n"), options.keepAliveMs ?? 15_000);
       produce(send)
         .catch((e: unknown) => {
-          console.error("[spindle] SSE producer failed", e);
-          send("error", { code: "internal", message: "The stream failed on the server." });
+          if (isEngineError(e)) {
+            send("error", { code: e.code, message: e.message });
+          } else {
+            console.error("[spindle] SSE producer failed", e);
+            send("error", { code: "internal", message: "The stream failed on the server." });
+          }
         })
         .finally(() => {
           clearInterval(keepAlive);

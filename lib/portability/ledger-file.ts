@@ -32,7 +32,7 @@ const nodeSchema = z.object({
   metadata: z.record(z.string(), z.unknown()),
   reads: z.array(id),
   tokenCount: z.number().int().min(0).optional(),
-  createdAt: z.string(),
+  createdAt: z.iso.datetime({ offset: true }),
 });
 
 export const ledgerFileSchema = z.object({
@@ -75,16 +75,23 @@ export function planImport(file: ParsedLedgerFile, newId: () => NodeId): ImportP
     if (!v) throw invalid(`${what} ${old} names no node of the file`);
     return v;
   };
+  // Every chain must reach ROOT without revisiting a node. Nodes already known to reach
+  // ROOT end a walk early, so the whole check is linear in the ledger.
+  const reachesRoot = new Set<string>([roots[0]?.id ?? ""]);
   for (const n of file.nodes) {
-    // Walk up: every chain must reach ROOT without revisiting a node.
-    const seen = new Set<string>();
+    const path: string[] = [];
+    const onPath = new Set<string>();
     let cur: (typeof file.nodes)[number] | undefined = n;
-    while (cur && cur.predecessorId !== null) {
-      if (seen.has(cur.id)) throw invalid(`a cycle through ${cur.id}`);
-      seen.add(cur.id);
+    while (cur && !reachesRoot.has(cur.id)) {
+      if (onPath.has(cur.id)) throw invalid(`a cycle through ${cur.id}`);
+      onPath.add(cur.id);
+      path.push(cur.id);
+      if (cur.predecessorId === null)
+        throw invalid(`node ${cur.id} has no predecessor but is not ROOT`);
       cur = byOld.get(cur.predecessorId);
       if (!cur) throw invalid(`node ${n.id} has a missing predecessor`);
     }
+    for (const id of path) reachesRoot.add(id);
   }
   const nodes = [...file.nodes]
     .sort((a, b) => a.seq - b.seq)
@@ -121,6 +128,10 @@ export function planImport(file: ParsedLedgerFile, newId: () => NodeId): ImportP
   }
   const rootId = map(roots[0]?.id ?? "", "root");
   const head = file.session.headId;
+  const headNode = head === null ? undefined : byOld.get(head);
+  if (headNode && (headNode.kind === "summary" || headNode.kind === "notice")) {
+    throw invalid("HEAD names a summary or notice");
+  }
   return {
     title: file.session.title || "Imported chat",
     headId: head !== null && fresh.has(head) ? map(head, "head") : rootId,

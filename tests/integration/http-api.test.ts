@@ -176,6 +176,12 @@ describe("[R69] HTTP API", () => {
       title: "Renamed",
       meta: { settings: { keepRecentTokens: 500 } },
     });
+    const cleared = await call("PATCH", `/api/sessions/${id}`, {
+      settings: { keepRecentTokens: null },
+    });
+    expect(
+      (cleared.json["meta"] as { settings: Record<string, unknown> }).settings,
+    ).not.toHaveProperty("keepRecentTokens");
 
     const exported = await call("GET", `/api/sessions/${id}/export?format=json`);
     expectSchema("LedgerFile", exported.json);

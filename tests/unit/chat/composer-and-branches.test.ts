@@ -16,6 +16,10 @@ describe("composer commands", () => {
     });
     expect(parseComposer("/model gpt-4o")).toEqual({ kind: "model", name: "gpt-4o" });
     expect(parseComposer("/task")).toMatchObject({ kind: "invalid" });
+    expect(parseComposer("/")).toMatchObject({
+      kind: "invalid",
+      message: expect.stringContaining("/compact"),
+    });
     expect(parseComposer("/send 01ABC")).toMatchObject({ kind: "invalid" });
     expect(parseComposer("/unknown thing")).toEqual({ kind: "message", text: "/unknown thing" });
     expect(parseComposer("hello /compact")).toEqual({ kind: "message", text: "hello /compact" });

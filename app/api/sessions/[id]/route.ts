@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EngineError } from "@/lib/engine/errors";
 import { handle, readJson } from "@/lib/http/respond";
 import { sessionIdParam, type RouteContext } from "@/lib/http/params";
 import { services } from "@/lib/server/services";
@@ -15,10 +16,11 @@ export function GET(_req: Request, ctx: RouteContext<"id">) {
 
 const settings = z
   .object({
-    model: z.string().trim().min(1).max(200).optional(),
-    contextWindow: z.number().int().min(256).max(10_000_000).optional(),
-    keepRecentTokens: z.number().int().min(0).max(10_000_000).optional(),
-    autoCompact: z.boolean().optional(),
+    // null clears an override (the server-wide default applies again).
+    model: z.string().trim().min(1).max(200).nullable().optional(),
+    contextWindow: z.number().int().min(256).max(10_000_000).nullable().optional(),
+    keepRecentTokens: z.number().int().min(0).max(10_000_000).nullable().optional(),
+    autoCompact: z.boolean().nullable().optional(),
   })
   .strict();
 
@@ -30,17 +32,25 @@ export function PATCH(req: Request, ctx: RouteContext<"id">) {
   return handle(async () => {
     const id = sessionIdParam((await ctx.params).id);
     const body = await readJson(req, patchBody);
-    const { store, bus } = await services();
+    const { store, bus, providers } = await services();
+    if (typeof body.settings?.model === "string" && providers.describe().kind === "offline") {
+      throw new EngineError(
+        "invalid_request",
+        "Only the offline model is available: configure OPENAI_BASE_URL (and OPENAI_API_KEY) to choose models.",
+      );
+    }
     let session = await store.getSession(id);
     if (body.title !== undefined) session = await store.renameSession(id, body.title);
     const next = body.settings;
     if (next !== undefined) {
-      // Drop absent keys so exactOptionalPropertyTypes holds and nothing is unset by accident.
-      const patch = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined));
-      session = await store.updateMeta(id, (meta) => ({
-        ...meta,
-        settings: { ...meta.settings, ...patch },
-      }));
+      session = await store.updateMeta(id, (meta) => {
+        const merged: Record<string, unknown> = { ...meta.settings };
+        for (const [key, value] of Object.entries(next)) {
+          if (value === null) delete merged[key];
+          else if (value !== undefined) merged[key] = value;
+        }
+        return { ...meta, settings: merged };
+      });
     }
     bus.publish(id, { type: "session_changed" });
     return Response.json(session);

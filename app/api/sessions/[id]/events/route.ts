@@ -16,10 +16,13 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
         new Promise<void>((resolve) => {
           send("ready", { sessionId: id });
           const unsubscribe = bus.subscribe(id, (event) => send(event.type, event));
-          req.signal.addEventListener("abort", () => {
+          const stop = () => {
             unsubscribe();
             resolve();
-          });
+          };
+          // The client may have gone while the session was being checked.
+          if (req.signal.aborted) stop();
+          else req.signal.addEventListener("abort", stop, { once: true });
         }),
     );
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EngineError } from "@/lib/engine/errors";
 import { handle } from "@/lib/http/respond";
 import { nodeIdParam, sessionIdParam, type RouteContext } from "@/lib/http/params";
 import { services } from "@/lib/server/services";
@@ -34,7 +35,7 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
       });
     }
     const head = q.head ? nodeIdParam(q.head) : session.headId;
-    if (!head) throw new Error("session without HEAD");
+    if (!head) throw new EngineError("invalid_ledger", "The session has no HEAD to export.");
     const [spine, rendering] = await Promise.all([
       store.spine(id, head),
       dispatcher.context(id, head),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { handle, readJson } from "@/lib/http/respond";
+import { turnResultResponse } from "@/lib/http/turn-response";
 import { sessionIdField, sessionIdParam, type RouteContext } from "@/lib/http/params";
 import { services } from "@/lib/server/services";
 
@@ -19,6 +20,6 @@ export function POST(req: Request, ctx: RouteContext<"id">) {
       content,
       signal: req.signal,
     });
-    return Response.json(result);
+    return turnResultResponse(result);
   });
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { errorResponse, handle, readJson } from "@/lib/http/respond";
+import { handle, readJson } from "@/lib/http/respond";
+import { turnResultResponse } from "@/lib/http/turn-response";
 import { nodeIdField, sessionIdParam, type RouteContext } from "@/lib/http/params";
 import { sseResponse } from "@/lib/http/sse";
 import { services } from "@/lib/server/services";
-import type { ErrorCode } from "@/lib/engine/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -37,15 +37,7 @@ export function POST(req: Request, ctx: RouteContext<"id">) {
     if (!input.stream) {
       let step = await turn.next();
       while (!step.done) step = await turn.next();
-      const { user, reply } = step.value;
-      const error = reply.metadata.error;
-      if (reply.status === "error" && error) {
-        return Response.json(
-          { error: { code: error.code, message: error.message }, user, reply },
-          { status: errorResponse(error.code as ErrorCode, error.message).status },
-        );
-      }
-      return Response.json({ user, reply });
+      return turnResultResponse(step.value);
     }
 
     // Validation and the first write happen before the first event: a rejected turn
