@@ -5,7 +5,6 @@ import { Compactor } from "@/lib/compaction/compactor";
 
 import type { Dispatcher } from "@/lib/dispatcher/dispatcher";
 import { asNodeId } from "@/lib/engine/ids";
-import { countTokens } from "@/lib/llm/tokens";
 import type { SessionStore } from "@/lib/store/session-store";
 import {
   describeEachDatabase,
@@ -13,7 +12,7 @@ import {
   type TestDatabase,
   useFreshStore,
 } from "./support/databases";
-import { testDispatcher } from "./support/dispatcher";
+import { wireCompaction } from "./support/compaction-helpers";
 
 function sources(dir: string): string[] {
   const out: string[] = [];
@@ -90,14 +89,7 @@ describeEachDatabase(
     useFreshStore(kind, (env) => ({ test, store } = env));
 
     beforeAll(async () => {
-      const wired = testDispatcher(store);
-      dispatcher = wired.dispatcher;
-      compactor = new Compactor({
-        store,
-        bus: wired.bus,
-        providers: wired.providers,
-        count: (t, m) => countTokens(t, m),
-      });
+      ({ dispatcher, compactor } = wireCompaction(store));
     });
 
     it("[R64] HEAD stays on its tip through every non-move", async () => {

@@ -4,7 +4,6 @@ import { Compactor } from "@/lib/compaction/compactor";
 import type { Dispatcher } from "@/lib/dispatcher/dispatcher";
 import { asNodeId, type NodeId, type SessionId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
-import { countTokens } from "@/lib/llm/tokens";
 import type { SessionStore } from "@/lib/store/session-store";
 import {
   describeEachDatabase,
@@ -12,14 +11,14 @@ import {
   type TestDatabase,
   useFreshStore,
 } from "./support/databases";
-import { testDispatcher } from "./support/dispatcher";
+import { wireCompaction } from "./support/compaction-helpers";
 
 /**
  * compaction.md §8: chat → fork → checkout → compact → chat → compact → chat → restart-load
  * on a real SessionStore, checking HEAD and the rendering after every step.
  */
 describeEachDatabase(
-  "[S1] scenario: chat, fork, checkout, compact, chat, compact, chat, restart",
+  "[R71] scenario: chat, fork, checkout, compact, chat, compact, chat, restart",
   (kind) => {
     let test: TestDatabase;
     let store: SessionStore;
@@ -31,11 +30,7 @@ describeEachDatabase(
       ({ dispatcher, compactor } = wire(store));
     });
 
-    function wire(s: SessionStore) {
-      const { dispatcher: d, bus, providers } = testDispatcher(s);
-      const c = new Compactor({ store: s, bus, providers, count: (t, m) => countTokens(t, m) });
-      return { dispatcher: d, compactor: c };
-    }
+    const wire = (s: SessionStore) => wireCompaction(s);
 
     async function head(id: SessionId): Promise<NodeId> {
       const h = (await store.getSession(id)).headId;
@@ -51,7 +46,7 @@ describeEachDatabase(
       return (await dispatcher.context(id, from)).ids;
     }
 
-    it("keeps HEAD and the rendering right after every step", async () => {
+    it("[R71] keeps HEAD and the rendering right after every step", async () => {
       const s = await store.createSession({ title: "scenario" });
       await store.updateMeta(s.id, (m) => ({ ...m, settings: { keepRecentTokens: 160 } }));
       const root = asNodeId(s.rootId ?? "");
