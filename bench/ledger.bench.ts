@@ -1,5 +1,5 @@
 /**
- * Ledger benchmarks, each against a baseline measured in the same run:
+ * [R75] Ledger benchmarks, each against a baseline measured in the same run:
  *
  *  1. renderContext cost follows the spine, not the DAG: the same 200-node spine inside a
  *     1,000-node and a 100,000-node session, through the engine alone (in-memory lookup)
