@@ -1,4 +1,5 @@
 import { services } from "@/lib/server/services";
+import { DeleteSessionButton } from "@/components/home/delete-session-button";
 import { createSessionAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -30,11 +31,12 @@ export default async function Home() {
       ) : (
         <ul className="session-list" aria-label="Sessions">
           {sessions.map((s) => (
-            <li key={s.id}>
+            <li key={s.id} className="session-row">
               <a className="session-link" href={`/s/${s.id}`}>
                 <span className="session-title">{s.title}</span>
                 <span className="session-when">{when.format(new Date(s.updatedAt))}</span>
               </a>
+              <DeleteSessionButton id={s.id} title={s.title} />
             </li>
           ))}
         </ul>

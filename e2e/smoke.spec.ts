@@ -24,4 +24,8 @@ test("home lists sessions and creates one", async ({ page }, testInfo) => {
   const shot = testInfo.outputPath("home.png");
   await page.screenshot({ path: shot, fullPage: true });
   await testInfo.attach("home", { path: shot, contentType: "image/png" });
+
+  page.once("dialog", (d) => void d.accept());
+  await page.getByRole("button", { name: `Delete ${title}` }).click({ force: true });
+  await expect(page.getByRole("list", { name: "Sessions" }).getByText(title)).toHaveCount(0);
 });

@@ -1,0 +1,29 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+/** Deletes a session (all its branches) after a confirmation. */
+export function DeleteSessionButton({ id, title }: { id: string; title: string }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      className="icon-btn session-delete"
+      aria-label={`Delete ${title}`}
+      title="Delete session"
+      disabled={busy}
+      onClick={async () => {
+        if (!window.confirm(`Delete "${title}" and every branch in it? This cannot be undone.`))
+          return;
+        setBusy(true);
+        const res = await fetch(`/api/sessions/${id}`, { method: "DELETE" });
+        setBusy(false);
+        if (res.ok) router.refresh();
+        else window.alert("The session could not be deleted.");
+      }}
+    >
+      ×
+    </button>
+  );
+}
