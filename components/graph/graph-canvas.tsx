@@ -37,6 +37,8 @@ const FIT = {
 } as const;
 /** Below this a first fit shows shapes, not words: a long session opens on HEAD instead. */
 const LEGIBLE_ZOOM = 0.35;
+/** Up to this many cards, following HEAD refits the whole graph instead of panning. */
+const FOLLOW_FIT_LIMIT = 30;
 const EMPTY: GraphLayout = { nodes: [], edges: [], nav: new Map() };
 
 const centreOf = (card: GraphNode) => ({
@@ -130,8 +132,16 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
       at.x < box.right - margin &&
       at.y > box.top + margin &&
       at.y < box.bottom - margin;
-    if (!visible) void flow.setCenter(x, y, { zoom: flow.getZoom(), duration: 200 });
-  }, [headCardNode, flow]);
+    if (visible) return;
+    // Refit when the whole graph stays legible (as on first load); else pan to HEAD.
+    void (async () => {
+      if (nodes.length <= FOLLOW_FIT_LIMIT) {
+        await flow.fitView({ ...FIT, duration: 0 });
+        if (flow.getZoom() >= LEGIBLE_ZOOM) return;
+      }
+      await flow.setCenter(x, y, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });
+    })();
+  }, [headCardNode, flow, nodes.length]);
 
   const onKeyDown = useGraphKeys({
     nav: layout.nav,
