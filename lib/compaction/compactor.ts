@@ -1,5 +1,4 @@
 import { acceptSummary } from "../engine/accept-summary";
-import { activeSummaryIds } from "../engine/active-summaries";
 import { autoCompactDecision } from "../engine/auto-compact-decision";
 import { latchAfterFailure, type AutoCompactLatch } from "../engine/auto-compact-latch";
 import { contextTokens } from "../engine/context-tokens";
@@ -7,7 +6,6 @@ import { EngineError, isEngineError } from "../engine/errors";
 import { tokens, type NodeId, type Tokens } from "../engine/ids";
 import { metaAfterCompaction } from "../engine/meta-after-compaction";
 import { planCompaction, type CompactionWork } from "../engine/plan-compaction";
-import { renderContext, type RenderedContext } from "../engine/render-context";
 import { resolveBudget, type Budget } from "../engine/resolve-budget";
 import { summaryDraft } from "../engine/summary-draft";
 import { turnsSinceCompaction } from "../engine/turns-since-compaction";
@@ -17,6 +15,7 @@ import { isProviderError } from "../llm/provider-error";
 import type { Providers } from "../llm/provider-factory";
 import { lookupModel } from "../llm/model-registry";
 import type { SessionStore } from "../store/session-store";
+import { loadView } from "../dispatcher/context";
 import type { TurnCompaction } from "../dispatcher/run-turn";
 import { summarizeInChunks } from "./summarize-in-chunks";
 
@@ -71,7 +70,7 @@ export class Compactor implements TurnCompaction {
     const { bus } = this.deps;
     bus.publish(session.id, { type: "compaction_started", trigger, headId });
     try {
-      const { spine, rendering, active } = await this.view(session, headId);
+      const { spine, rendering, active } = await loadView(this.deps.store, session, headId);
       // A reply still streaming on this branch is not a turn yet: summarising its partial
       // text would hide the finished reply from every later prompt.
       if (spine.some((n) => n.status === "streaming")) {
@@ -144,7 +143,7 @@ export class Compactor implements TurnCompaction {
     newMessageTokens: number,
   ): Promise<boolean> {
     const budget = this.budgetOf(session);
-    const { rendering, active } = await this.view(session, parentId);
+    const { rendering, active } = await loadView(this.deps.store, session, parentId);
     const renderedTokens = contextTokens(rendering.messages);
     const latch = (session.meta[LATCH_KEY] as AutoCompactLatch | undefined) ?? null;
     const decision = autoCompactDecision({
@@ -196,22 +195,6 @@ export class Compactor implements TurnCompaction {
     } catch {
       return false;
     }
-  }
-
-  private async view(
-    session: SessionRecord,
-    headId: NodeId,
-  ): Promise<{ spine: LedgerNode[]; rendering: RenderedContext; active: LedgerNode | null }> {
-    const [spine, summaries] = await Promise.all([
-      this.deps.store.spine(session.id, headId),
-      this.deps.store.nodesById(session.id, activeSummaryIds(session.meta)),
-    ]);
-    const activeSummaries = summaries.filter((n) => n.kind === "summary");
-    return {
-      spine,
-      rendering: renderContext({ spine, activeSummaries }),
-      active: activeSummaries[0] ?? null,
-    };
   }
 
   private async summarizeAndPersist(

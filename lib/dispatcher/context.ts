@@ -1,27 +1,45 @@
 import { activeSummaryIds } from "../engine/active-summaries";
 import type { NodeId } from "../engine/ids";
 import { renderContext, type RenderedContext } from "../engine/render-context";
-import type { SessionRecord } from "../engine/types";
+import type { LedgerNode, SessionRecord } from "../engine/types";
 import type { ChatMessage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
+
+/** A head's spine, the session's active summary, and what the model reads from there. */
+export interface HeadView {
+  readonly spine: readonly LedgerNode[];
+  readonly active: LedgerNode | null;
+  readonly rendering: RenderedContext;
+}
 
 /**
  * What the model reads from `headId`: the head's spine (one recursive query) and the
  * session's active summary, through the engine's one rendering rule (compaction.md §3).
+ * Turns and compaction both start here.
  */
+export async function loadView(
+  store: SessionStore,
+  session: SessionRecord,
+  headId: NodeId,
+): Promise<HeadView> {
+  const [spine, summaries] = await Promise.all([
+    store.spine(session.id, headId),
+    store.nodesById(session.id, activeSummaryIds(session.meta)),
+  ]);
+  const activeSummaries = summaries.filter((n) => n.kind === "summary");
+  return {
+    spine,
+    active: activeSummaries[0] ?? null,
+    rendering: renderContext({ spine, activeSummaries }),
+  };
+}
+
 export async function loadRendering(
   store: SessionStore,
   session: SessionRecord,
   headId: NodeId,
 ): Promise<RenderedContext> {
-  const [spine, summaries] = await Promise.all([
-    store.spine(session.id, headId),
-    store.nodesById(session.id, activeSummaryIds(session.meta)),
-  ]);
-  return renderContext({
-    spine,
-    activeSummaries: summaries.filter((n) => n.kind === "summary"),
-  });
+  return (await loadView(store, session, headId)).rendering;
 }
 
 /**
