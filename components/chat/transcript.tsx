@@ -10,7 +10,7 @@ import {
   useSession,
 } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
-import { branchTip } from "./branch-tip";
+import { branchTip, versionsUnder } from "./branch-tip";
 import { MessageView } from "./message-view";
 import type { SessionActions } from "./use-session-actions";
 
@@ -58,13 +58,12 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   }, [last?.id, last?.content.length]);
 
   const onSibling = (node: LedgerNode, delta: -1 | 1) => {
-    if (!node.predecessorId) return;
-    const versions = (children.get(node.predecessorId) ?? []).filter(
-      (c) => c.kind !== "summary" && c.kind !== "notice" && c.callerId !== node.predecessorId,
-    );
-    const at = versions.findIndex((v) => v.id === node.id);
-    const target = versions[at + delta];
-    if (target) void actions.checkout(branchTip(target, (id) => children.get(id) ?? []));
+    const parent = node.predecessorId ? nodes[node.predecessorId] : undefined;
+    if (!parent) return;
+    const childrenOf = (id: NodeId) => children.get(id) ?? [];
+    const versions = versionsUnder(parent, childrenOf);
+    const target = versions[versions.findIndex((v) => v.id === node.id) + delta];
+    if (target) void actions.checkout(branchTip(target, childrenOf));
   };
 
   const root = spine[0];

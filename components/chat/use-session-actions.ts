@@ -4,7 +4,7 @@ import { useMemo, useRef } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import { useSessionStoreApi } from "@/components/session/session-context";
-import { branchTip } from "./branch-tip";
+import { branchTip, versionsUnder } from "./branch-tip";
 import { readSse } from "./sse-client";
 
 interface ApiError {
@@ -203,11 +203,7 @@ export function useSessionActions() {
               .filter((n) => n.predecessorId === id)
               .sort((x, y) => x.seq - y.seq);
           const head = after.headId ? nodes[after.headId] : undefined;
-          const versions = head
-            ? childrenOf(head.id).filter(
-                (c) => c.kind !== "summary" && c.kind !== "notice" && c.callerId !== head.id,
-              )
-            : [];
+          const versions = head ? versionsUnder(head, childrenOf) : [];
           const latest = versions.at(-1);
           if (latest) {
             store.getState().setSession(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseComposer } from "@/components/chat/slash-command";
-import { branchTip } from "@/components/chat/branch-tip";
+import { branchTip, versionsUnder } from "@/components/chat/branch-tip";
 import { readSse } from "@/components/chat/sse-client";
 import { asNodeId, asSessionId, tokens, type NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
@@ -61,6 +61,20 @@ describe("sibling navigation target", () => {
   ];
   const childrenOf = (id: NodeId) => nodes.filter((n) => n.predecessorId === id);
   const get = (id: string) => nodes.find((n) => n.id === id) as LedgerNode;
+
+  it("follows a /task caller to its tool result, not into the spawned branch", () => {
+    const task = [
+      node("R", null, 0, { kind: "root" }),
+      node("c", "R", 1, { kind: "assistant" }),
+      node("sub", "c", 2, { callerId: asNodeId("c") }),
+      node("subReply", "sub", 3, { kind: "assistant", callerId: asNodeId("c") }),
+      node("result", "c", 4, { kind: "tool", callerId: asNodeId("c") }),
+    ];
+    const kids = (id: NodeId) => task.filter((n) => n.predecessorId === id);
+    const caller = task[1] as LedgerNode;
+    expect(versionsUnder(caller, kids).map((n) => n.id)).toEqual(["result"]);
+    expect(branchTip(caller, kids)).toBe("result");
+  });
 
   it("lands on the most recently written leaf below the chosen version", () => {
     expect(branchTip(get("a1"), childrenOf)).toBe("a1y");
