@@ -28,10 +28,11 @@ export class TurnWriter {
     return new TurnWriter(this.deps, this.sessionId, false);
   }
 
+  /** A user node, e.g. the branch root of a spawned sub-agent (`callerId` = its caller). */
   async appendUser(
-    predecessorId: NodeId | "head",
+    predecessorId: NodeId,
     content: string,
-    options: { callerId?: NodeId | null; exclusive?: boolean; forkMovesHead?: boolean } = {},
+    options: { callerId?: NodeId | null } = {},
   ): Promise<LedgerNode> {
     return this.append({
       predecessorId,
@@ -40,8 +41,6 @@ export class TurnWriter {
       status: "complete",
       tokenCount: this.deps.count(content),
       callerId: options.callerId ?? null,
-      ...(options.exclusive ? { exclusive: true } : {}),
-      ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
     });
   }
 

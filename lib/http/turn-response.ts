@@ -1,6 +1,5 @@
-import type { ErrorCode } from "../engine/errors";
+import { httpStatusOf, type ErrorCode } from "../engine/errors";
 import type { LedgerNode } from "../engine/types";
-import { errorResponse } from "./respond";
 
 /**
  * The JSON answer of a finished turn: `{user, reply}`, or — when the provider failed and the
@@ -19,7 +18,7 @@ export function turnResultResponse(result: {
         user: result.user,
         reply: result.reply,
       },
-      { status: errorResponse(error.code as ErrorCode, error.message).status },
+      { status: httpStatusOf(error.code as ErrorCode) },
     );
   }
   return Response.json({ user: result.user, reply: result.reply });
