@@ -86,7 +86,7 @@ export function SettingsPanel() {
               list="spindle-models"
               value={model}
               onChange={(e) => setModel(e.target.value)}
-              placeholder={defaults.label}
+              placeholder={`${defaults.label} (default)`}
             />
             <datalist id="spindle-models">
               {models?.models.map((m) => (
@@ -95,24 +95,18 @@ export function SettingsPanel() {
             </datalist>
           </label>
           {models?.error && <p className="settings-note">{models.error}</p>}
-          <label>
-            Context window (tokens)
-            <input
-              inputMode="numeric"
-              value={window}
-              onChange={(e) => setWindow(e.target.value.replace(/\D/g, ""))}
-              placeholder={String(defaults.window)}
-            />
-          </label>
-          <label>
-            Keep recent (tokens)
-            <input
-              inputMode="numeric"
-              value={keep}
-              onChange={(e) => setKeep(e.target.value.replace(/\D/g, ""))}
-              placeholder={String(defaults.keepRecentTokens)}
-            />
-          </label>
+          <TokenField
+            label="Context window (tokens)"
+            value={window}
+            onChange={setWindow}
+            fallback={defaults.window}
+          />
+          <TokenField
+            label="Keep recent (tokens)"
+            value={keep}
+            onChange={setKeep}
+            fallback={defaults.keepRecentTokens}
+          />
           <label className="settings-check">
             <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.target.checked)} />
             Compact automatically at 80%
@@ -128,5 +122,25 @@ export function SettingsPanel() {
         </form>
       )}
     </div>
+  );
+}
+
+/** A whole number of tokens; empty means "the default" (shown as the placeholder, marked). */
+function TokenField(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  fallback: number;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        inputMode="numeric"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value.replace(/\D/g, ""))}
+        placeholder={`${props.fallback} (default)`}
+      />
+    </label>
   );
 }

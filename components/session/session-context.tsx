@@ -1,6 +1,13 @@
 "use client";
 
-import { createContext, useContext, useMemo, useState, type ReactNode } from "react";
+import {
+  createContext,
+  useContext,
+  useDeferredValue,
+  useMemo,
+  useState,
+  type ReactNode,
+} from "react";
 import { useStore } from "zustand";
 import { buildGraph, type GraphView } from "@/lib/engine/build-graph";
 import { activeSummaries } from "@/lib/engine/active-summaries";
@@ -56,8 +63,10 @@ export function useNodeList(): readonly LedgerNode[] {
 
 /** The graph wire contract, computed in the browser by the same engine function. */
 export function useGraph(): GraphView | null {
-  const list = useNodeList();
-  const session = useSession(selectSession);
+  // Deferred: a streaming reply changes `nodes` on every token; the graph (a whole-ledger
+  // build and layout) catches up when React has time, the transcript never waits for it.
+  const list = useDeferredValue(useNodeList());
+  const session = useDeferredValue(useSession(selectSession));
   return useMemo(() => {
     try {
       return buildGraph(session, list);

@@ -18,8 +18,20 @@ const settings = z
   .object({
     // null clears an override (the server-wide default applies again).
     model: z.string().trim().min(1).max(200).nullable().optional(),
-    contextWindow: z.number().int().min(256).max(10_000_000).nullable().optional(),
-    keepRecentTokens: z.number().int().min(0).max(10_000_000).nullable().optional(),
+    contextWindow: z
+      .number()
+      .int()
+      .min(256, "The context window must be at least 256 tokens.")
+      .max(10_000_000, "The context window can be at most 10,000,000 tokens.")
+      .nullable()
+      .optional(),
+    keepRecentTokens: z
+      .number()
+      .int()
+      .min(0, "Keep recent cannot be negative.")
+      .max(10_000_000, "Keep recent can be at most 10,000,000 tokens.")
+      .nullable()
+      .optional(),
     autoCompact: z.boolean().nullable().optional(),
   })
   .strict();
