@@ -147,7 +147,8 @@ export class Dispatcher {
       store,
       provider: this.deps.providers.chat,
       writer,
-      session: await store.getSession(session.id),
+      // Only a compaction before the turn changed the meta the rendering reads.
+      session: compactedThisTurn ? await store.getSession(session.id) : session,
       model,
       parentId: replyParent,
       signal: input.signal,
@@ -215,7 +216,7 @@ export class Dispatcher {
         store,
         provider: this.deps.providers.chat,
         writer: inner,
-        session: await store.getSession(session.id),
+        session,
         model,
         parentId: branchRoot.id,
         callerId: caller.id,

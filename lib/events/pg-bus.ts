@@ -26,7 +26,7 @@ export class PgBus implements EventBus {
   private sending: Promise<void> = Promise.resolve();
 
   private constructor(private readonly url: string) {
-    this.pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
+    this.pool = new pg.Pool({ connectionString: url, max: 1, allowExitOnIdle: true });
   }
 
   static async connect(url: string): Promise<PgBus> {
