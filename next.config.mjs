@@ -1,3 +1,21 @@
+const dev = process.env.NODE_ENV !== "production";
+
+// Scripts: Next's own chunks plus its inline bootstrap; `unsafe-eval` only for the dev
+// server's hot reload. Model output never reaches the DOM unsanitised (components/chat), so
+// the CSP is the second line, not the first. `frame-ancestors 'none'` stops clickjacking.
+const csp = [
+  "default-src 'self'",
+  `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native drivers and the Prisma adapters stay outside the server bundle.
@@ -8,6 +26,21 @@ const nextConfig = {
     "pg",
   ],
   poweredByHeader: false,
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "Content-Security-Policy", value: csp },
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "same-origin" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

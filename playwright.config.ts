@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { ADMIN_STATE } from "./e2e/support/admin";
 
 const PORT = Number(process.env["E2E_PORT"] ?? 3200);
 
@@ -11,6 +12,24 @@ const appEnv = {
   DATABASE_URL: process.env["E2E_DATABASE_URL"] ?? "file:./data/e2e.db",
   SPINDLE_OFFLINE_DELAY_MS: "5",
   PORT: String(PORT),
+};
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  viewport: { width: 1400, height: 900 },
+  launchOptions: {
+    executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  },
 };
 
 export default defineConfig({
@@ -27,24 +46,17 @@ export default defineConfig({
   },
   projects: [
     {
+      // First run of a fresh server: the admin signs up, a second account is made; the
+      // admin's sign-in is saved for the other flows.
+      name: "accounts",
+      testMatch: /accounts\.spec\.ts/,
+      use: chromium,
+    },
+    {
       name: "debian-chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        viewport: { width: 1400, height: 900 },
-        launchOptions: {
-          executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        },
-      },
+      testIgnore: /accounts\.spec\.ts/,
+      dependencies: ["accounts"],
+      use: { ...chromium, storageState: ADMIN_STATE },
     },
   ],
   webServer: [

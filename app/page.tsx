@@ -1,4 +1,6 @@
 import { services } from "@/lib/server/services";
+import { requireViewer } from "@/lib/server/page-auth";
+import { AccountMenu } from "@/components/account/account-menu";
 import { DeleteSessionButton } from "@/components/home/delete-session-button";
 import { createSessionAction } from "./actions";
 
@@ -7,10 +9,17 @@ export const dynamic = "force-dynamic";
 const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 export default async function Home() {
-  const { store, config } = await services();
-  const { sessions } = await store.listSessions({ limit: 100 });
+  const workspace = await requireViewer("/");
+  const { config } = await services();
+  const { sessions } = await workspace.list({ limit: 100 });
+  const { actor } = workspace;
   return (
     <main className="home">
+      {config.auth && (
+        <div className="home-topbar">
+          <AccountMenu name={actor.name} accounts={config.auth} isAdmin={actor.isAdmin} />
+        </div>
+      )}
       <header className="home-header">
         <h1 className="brand">Spindle</h1>
         <form action={createSessionAction} className="new-session">

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { ADMIN_STATE } from "./support/admin";
 
 async function newSession(page: Page, title: string): Promise<string> {
   await page.goto("/");
@@ -76,10 +77,12 @@ test("chat: send, stream, retry with sibling navigation, edit, graph and provena
 test("compaction: /compact folds old turns into a summary the next reply reads", async ({
   page,
   request,
+  baseURL,
 }, testInfo) => {
   const id = await newSession(page, "E2E compaction");
   const patched = await request.patch(`/api/sessions/${id}`, {
     data: { settings: { keepRecentTokens: 150 } },
+    headers: { origin: baseURL ?? "" },
   });
   expect(patched.ok()).toBe(true);
   for (const q of ["First: apples?", "Second: bananas?", "Third: cherries?"]) await send(page, q);
@@ -106,17 +109,23 @@ test("compaction: /compact folds old turns into a summary the next reply reads",
 test("bad input: an unknown session is a 404 page and an empty message is refused", async ({
   page,
   request,
+  baseURL,
 }) => {
   const res = await page.goto("/s/01UNKNOWNSESSION00000000000");
   expect(res?.status()).toBe(404);
-  const s = await (await request.post("/api/sessions", { data: {} })).json();
-  const empty = await request.post(`/api/sessions/${s.id}/turns`, { data: { content: "  " } });
+  // The signed-in browser's cookie, sent the way the page sends it: from its own origin.
+  const headers = { origin: baseURL ?? "" };
+  const s = await (await request.post("/api/sessions", { data: {}, headers })).json();
+  const empty = await request.post(`/api/sessions/${s.id}/turns`, {
+    data: { content: "  " },
+    headers,
+  });
   expect(empty.status()).toBe(400);
   expect((await empty.json()).error.code).toBe("empty_content");
 });
 
 test("two tabs: a turn sent in one appears live in the other", async ({ browser }) => {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ storageState: ADMIN_STATE });
   const a = await context.newPage();
   const id = await newSession(a, "E2E two tabs");
   const b = await context.newPage();

@@ -11,6 +11,7 @@ import {
   useSession,
 } from "@/components/session/session-context";
 import type { ModelInfo } from "@/components/session/session-store";
+import { AccountMenu, type AccountMenuProps } from "@/components/account/account-menu";
 import { Composer } from "./composer";
 import { SettingsPanel } from "./settings-panel";
 import { ContextMeter } from "./context-meter";
@@ -22,17 +23,18 @@ export interface ChatAppProps {
   readonly session: SessionRecord;
   readonly nodes: readonly LedgerNode[];
   readonly model: ModelInfo;
+  readonly account: AccountMenuProps;
 }
 
 export function ChatApp(props: ChatAppProps) {
   return (
     <SessionStoreProvider session={props.session} nodes={props.nodes} model={props.model}>
-      <ChatLayout />
+      <ChatLayout account={props.account} />
     </SessionStoreProvider>
   );
 }
 
-function ChatLayout() {
+function ChatLayout({ account }: { account: AccountMenuProps }) {
   const actions = useSessionActions();
   useSessionEvents(actions.refresh);
   const title = useSession((s) => s.session.title);
@@ -79,6 +81,7 @@ function ChatLayout() {
         <button className="btn" onClick={() => setGraphOpen((v) => !v)} aria-pressed={graphOpen}>
           {graphOpen ? "Hide graph" : "Show graph"}
         </button>
+        <AccountMenu {...account} />
       </header>
       <main className="chat-main">
         <section className="chat-pane">

@@ -42,6 +42,13 @@ const positiveInt = (what: string) =>
     .transform(Number)
     .refine((n) => n > 0, `must be greater than 0 (${what})`);
 
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ["true", "false", "1", "0", "on", "off"].includes(v), "must be true or false")
+  .transform((v) => v === "true" || v === "1" || v === "on");
+
 const schema = z.object({
   DATABASE_URL: databaseUrl.default(DEFAULT_DATABASE_URL),
   OPENAI_BASE_URL: httpUrl.optional(),
@@ -54,6 +61,26 @@ const schema = z.object({
   SPINDLE_CONTEXT_WINDOW: positiveInt("tokens").optional(),
   SPINDLE_KEEP_RECENT_TOKENS: positiveInt("tokens").optional(),
   SPINDLE_MAX_MESSAGE_CHARS: positiveInt("characters").optional(),
+  HOST: z
+    .string()
+    .trim()
+    .regex(/^[\w.:[\]-]+$/, "must be a host name or an IP address (e.g. 127.0.0.1 or 0.0.0.0)")
+    .optional(),
+  SPINDLE_AUTH: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => v === "on" || v === "off", 'must be "on" or "off"')
+    .optional(),
+  SPINDLE_ALLOW_SIGNUP: flag.optional(),
+  SPINDLE_PUBLIC_URL: httpUrl.optional(),
+  SPINDLE_AUTH_SECRET: z
+    .string()
+    .trim()
+    .min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)")
+    .optional(),
+  SPINDLE_MAX_BODY_BYTES: positiveInt("bytes").optional(),
+  SPINDLE_MAX_IMPORT_BYTES: positiveInt("bytes").optional(),
   SPINDLE_OFFLINE_DELAY_MS: z
     .string()
     .trim()
@@ -77,6 +104,25 @@ export interface Config {
   readonly maxMessageChars: number;
   /** Per-word streaming delay of the offline model, in milliseconds. */
   readonly offlineDelayMs: number;
+  /** The address the server listens on (`next start -H`). */
+  readonly host: string;
+  /** `false` only in single-user mode (`SPINDLE_AUTH=off`, loopback only). */
+  readonly auth: boolean;
+  /** Whether anyone may create an account once the first (admin) account exists. */
+  readonly allowSignup: boolean;
+  /** The origin users type (behind a proxy or on a LAN address); its host is always allowed. */
+  readonly publicUrl: string | undefined;
+  /** Signs session cookies; when unset one is generated once and kept in the database. */
+  readonly authSecret: string | undefined;
+  /** Largest accepted JSON request body, and the larger cap of `POST /api/import`. */
+  readonly maxBodyBytes: number;
+  readonly maxImportBytes: number;
+}
+
+/** Loopback addresses: the only ones single-user mode may listen on. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
 export class ConfigError extends Error {
@@ -106,11 +152,19 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? "environment");
     const shown = present[variable];
-    const secret = variable === "OPENAI_API_KEY";
+    const secret = variable === "OPENAI_API_KEY" || variable === "SPINDLE_AUTH_SECRET";
     const got = shown === undefined || secret ? "" : ` (got ${JSON.stringify(shown)})`;
     throw new ConfigError(variable, `${issue?.message ?? "is invalid"}${got}`);
   }
   const e = parsed.data;
+  const host = e.HOST ?? "127.0.0.1";
+  const auth = e.SPINDLE_AUTH !== "off";
+  if (!auth && !isLoopbackHost(host)) {
+    throw new ConfigError(
+      "SPINDLE_AUTH",
+      `is "off" (single-user mode: no accounts) but HOST is ${JSON.stringify(host)}; single-user mode may listen only on a loopback address (HOST=127.0.0.1), anything wider needs accounts`,
+    );
+  }
   const baseUrl = e.OPENAI_BASE_URL ?? (e.OPENAI_API_KEY ? "https://api.openai.com/v1" : undefined);
   return {
     databaseUrl: e.DATABASE_URL,
@@ -125,10 +179,22 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     keepRecentTokens: e.SPINDLE_KEEP_RECENT_TOKENS,
     maxMessageChars: e.SPINDLE_MAX_MESSAGE_CHARS ?? 200_000,
     offlineDelayMs: e.SPINDLE_OFFLINE_DELAY_MS ?? 25,
+    host,
+    auth,
+    allowSignup: e.SPINDLE_ALLOW_SIGNUP ?? false,
+    publicUrl: e.SPINDLE_PUBLIC_URL?.replace(/\/+$/, ""),
+    authSecret: e.SPINDLE_AUTH_SECRET,
+    maxBodyBytes: e.SPINDLE_MAX_BODY_BYTES ?? 4 * 1024 * 1024,
+    maxImportBytes: e.SPINDLE_MAX_IMPORT_BYTES ?? 64 * 1024 * 1024,
   };
 }
 
 let cached: Config | undefined;
+
+/** Forgets the parsed configuration; the next `config()` reads the environment again. */
+export function resetConfig(): void {
+  cached = undefined;
+}
 
 /** The process's configuration, parsed on first use. */
 export function config(): Config {

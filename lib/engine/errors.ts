@@ -5,7 +5,8 @@
  */
 
 /** HTTP statuses the API answers errors with. */
-export type HttpErrorStatus = 400 | 404 | 409 | 413 | 429 | 499 | 500 | 502;
+export type HttpErrorStatus =
+  400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 421 | 429 | 499 | 500 | 502;
 
 interface CatalogueEntry {
   readonly status: HttpErrorStatus;
@@ -17,6 +18,25 @@ const CATALOGUE = {
   // Unknown things. A node id from another session is reported exactly like a missing one.
   session_not_found: { status: 404, message: "No such session." },
   node_not_found: { status: 404, message: "No such node in this session." },
+  api_key_not_found: { status: 404, message: "No such API key." },
+
+  // Who is asking, and from where (lib/auth, lib/http/edge.ts). Another user's session is
+  // `session_not_found`, never `forbidden`: a 403 would confirm that it exists.
+  unauthenticated: { status: 401, message: "Sign in, or send an API key as a Bearer token." },
+  forbidden: { status: 403, message: "This request is not allowed." },
+  cross_origin: {
+    status: 403,
+    message: "A state-changing request must come from this server's own pages.",
+  },
+  misdirected_request: { status: 421, message: "This server does not answer for that host name." },
+  unsupported_media_type: { status: 415, message: "Send the body as application/json." },
+  method_not_allowed: { status: 405, message: "That method is not allowed here." },
+  payload_too_large: { status: 413, message: "The request body is too large." },
+  too_many_attempts: { status: 429, message: "Too many attempts; wait a few minutes." },
+  signup_closed: {
+    status: 403,
+    message: "Sign-up is closed: ask the admin of this server to create your account.",
+  },
 
   // The request is well-formed but conflicts with the ledger's state.
   node_not_on_spine: { status: 409, message: "Rewind only moves HEAD to a node of its spine." },

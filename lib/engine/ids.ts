@@ -10,6 +10,8 @@ type Brand<T, B extends string> = T & { readonly [brand]: B };
 export type NodeId = Brand<string, "NodeId">;
 /** A session's id. */
 export type SessionId = Brand<string, "SessionId">;
+/** The account a session belongs to (a user id, or `LOCAL_OWNER`). */
+export type OwnerId = Brand<string, "OwnerId">;
 /** A count of model tokens (never characters). */
 export type Tokens = Brand<number, "Tokens">;
 
@@ -34,3 +36,14 @@ export function asSessionId(value: string): SessionId {
 export function tokens(n: number): Tokens {
   return n as Tokens;
 }
+
+/** Brands a user id as the owner of sessions. */
+export function asOwnerId(value: string): OwnerId {
+  return value as OwnerId;
+}
+
+/**
+ * The owner in single-user mode (`SPINDLE_AUTH=off`), and of sessions made before accounts
+ * existed; the first account adopts them.
+ */
+export const LOCAL_OWNER = asOwnerId("local");

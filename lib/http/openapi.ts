@@ -10,8 +10,19 @@ const json = (schema: unknown) => ({ "application/json": { schema } });
 const ok = (description: string, schema: unknown) => ({ description, content: json(schema) });
 const errors = {
   "400": { description: "Invalid input", content: json(ref("Error")) },
-  "404": { description: "Unknown session or node", content: json(ref("Error")) },
+  "401": { description: "Not signed in, or an invalid API key", content: json(ref("Error")) },
+  "403": {
+    description: "A cookie-authenticated write from another origin",
+    content: json(ref("Error")),
+  },
+  "404": {
+    description: "Unknown session or node (or another account's: never 403)",
+    content: json(ref("Error")),
+  },
+  "413": { description: "Request body too large", content: json(ref("Error")) },
+  "415": { description: "The body is not application/json", content: json(ref("Error")) },
 };
+const publicRoute = { security: [] };
 const sessionParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
 const nodeId = { type: "string", description: "A node id (ULID)" };
 const nullableId = { type: ["string", "null"] };
@@ -82,15 +93,21 @@ export const openApiDocument = {
     title: "Spindle API",
     version: "1",
     description:
-      "Sessions are append-only DAGs of nodes. Errors are {error:{code,message}} with 4xx/5xx statuses. SSE endpoints stream `event:` / `data:` pairs.",
+      "Sessions are append-only DAGs of nodes. Errors are {error:{code,message}} with 4xx/5xx statuses. SSE endpoints stream `event:` / `data:` pairs. Requests authenticate with the browser's sign-in cookie or `Authorization: Bearer <key>` (a personal API key from POST /api/keys); accounts live under /api/auth/* (better-auth's email endpoints: sign-up/email, sign-in/email, sign-out). With SPINDLE_AUTH=off (single-user mode, loopback only) no credentials are needed. Another account's session or node is a 404 on every route.",
   },
+  security: [{ cookieAuth: [] }, { bearerAuth: [] }],
   paths: {
     "/api/health": {
-      get: { summary: "Health", responses: { "200": ok("Healthy", ref("Health")) } },
+      get: {
+        summary: "Health",
+        ...publicRoute,
+        responses: { "200": ok("Healthy", ref("Health")) },
+      },
     },
     "/api/openapi.json": {
       get: {
         summary: "This document",
+        ...publicRoute,
         responses: { "200": ok("OpenAPI document", { type: "object" }) },
       },
     },
@@ -98,6 +115,31 @@ export const openApiDocument = {
       get: {
         summary: "Configured provider and its models (never the key)",
         responses: { "200": ok("Models", ref("Models")) },
+      },
+    },
+    "/api/keys": {
+      get: {
+        summary: "The caller's API keys (never the keys themselves)",
+        responses: { "200": ok("Keys", ref("ApiKeyList")), ...errors },
+      },
+      post: {
+        summary: "Create an API key (signed-in browser only); the key is shown once",
+        requestBody: {
+          required: true,
+          content: json({
+            type: "object",
+            required: ["name"],
+            properties: { name: { type: "string", maxLength: 100 } },
+          }),
+        },
+        responses: { "201": ok("The new key", ref("ApiKeyCreated")), ...errors },
+      },
+    },
+    "/api/keys/{id}": {
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      delete: {
+        summary: "Revoke an API key",
+        responses: { "204": { description: "Revoked" }, ...errors },
       },
     },
     "/api/import": {
@@ -188,12 +230,15 @@ export const openApiDocument = {
             },
           },
           "409": { description: "turn_in_progress", content: json(ref("Error")) },
-          "413": { description: "content_too_large", content: json(ref("Error")) },
+          ...errors,
+          "413": {
+            description: "content_too_large, or the body exceeds the server's cap",
+            content: json(ref("Error")),
+          },
           "502": {
             description: "The provider failed; the nodes are included",
             content: json(ref("Error")),
           },
-          ...errors,
         },
       },
     },
@@ -306,7 +351,42 @@ export const openApiDocument = {
     },
   },
   components: {
+    securitySchemes: {
+      cookieAuth: {
+        type: "apiKey",
+        in: "cookie",
+        name: "spindle.session_token",
+        description: "The browser's sign-in (POST /api/auth/sign-in/email)",
+      },
+      bearerAuth: { type: "http", scheme: "bearer", description: "A personal API key (spk_…)" },
+    },
     schemas: {
+      ApiKeyInfo: {
+        type: "object",
+        required: ["id", "name", "prefix", "createdAt", "lastUsedAt"],
+        properties: {
+          id: { type: "string" },
+          name: { type: "string" },
+          prefix: { type: "string" },
+          createdAt: { type: "string", format: "date-time" },
+          lastUsedAt: { type: ["string", "null"], format: "date-time" },
+        },
+      },
+      ApiKeyList: {
+        type: "object",
+        required: ["keys"],
+        properties: { keys: { type: "array", items: ref("ApiKeyInfo") } },
+      },
+      ApiKeyCreated: {
+        allOf: [
+          ref("ApiKeyInfo"),
+          {
+            type: "object",
+            required: ["key"],
+            properties: { key: { type: "string", description: "Shown once; store it" } },
+          },
+        ],
+      },
       Error: {
         type: "object",
         required: ["error"],

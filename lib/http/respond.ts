@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EngineError, httpStatusOf, isEngineError, type ErrorCode } from "../engine/errors";
+import { readBodyText } from "./edge";
 
 /** The error body of every API route: `{error: {code, message}}`. */
 export function errorResponse(code: ErrorCode, message: string, status = httpStatusOf(code)) {
@@ -32,11 +33,21 @@ export async function handle(fn: () => Promise<Response>): Promise<Response> {
   }
 }
 
-/** Parses a JSON request body with a zod schema; a malformed body is a 400. */
-export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+/** The body cap when the caller names none (the server's is `SPINDLE_MAX_BODY_BYTES`). */
+const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Parses a JSON request body with a zod schema: past `limit` bytes it is a 413, malformed a
+ * 400.
+ */
+export async function readJson<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  limit = DEFAULT_BODY_LIMIT,
+): Promise<z.infer<S>> {
+  const text = await readBodyText(req, limit);
   let body: unknown;
   try {
-    const text = await req.text();
     body = text.trim() === "" ? {} : JSON.parse(text);
   } catch {
     throw new EngineError("invalid_request", "The request body is not valid JSON.");

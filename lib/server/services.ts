@@ -1,5 +1,5 @@
 import { Compactor } from "../compaction/compactor";
-import { config, type Config } from "../config/env";
+import { config, resetConfig, type Config } from "../config/env";
 import { openDatabase, type Database } from "../db/client";
 import { Dispatcher } from "../dispatcher/dispatcher";
 import { LocalBus } from "../events/local-bus";
@@ -9,6 +9,13 @@ import { newNodeId, newSessionId } from "../ids";
 import { createProviders, type Providers } from "../llm/provider-factory";
 import { countTokens } from "../llm/tokens";
 import { SessionStore } from "../store/session-store";
+import { ApiKeyStore } from "../store/api-key-store";
+import { serverSecret } from "../store/server-secret";
+import { createAccounts, type Accounts } from "../auth/accounts";
+import type { Actor } from "../auth/actor";
+import type { AuthenticateDeps } from "../auth/authenticate";
+import { SignInThrottle } from "../auth/throttle";
+import { Workspace } from "../dispatcher/workspace";
 
 /** Everything a request handler needs, built once per server process. */
 export interface Services {
@@ -19,6 +26,12 @@ export interface Services {
   readonly providers: Providers;
   readonly compactor: Compactor;
   readonly dispatcher: Dispatcher;
+  readonly accounts: Accounts;
+  readonly keys: ApiKeyStore;
+  readonly throttle: SignInThrottle;
+  readonly authDeps: AuthenticateDeps;
+  /** The dispatcher as one account sees it (the ownership guard). */
+  workspaceFor(actor: Actor): Workspace;
 }
 
 // Cached on globalThis so Next's dev-mode module reloads reuse one connection pool.
@@ -57,7 +70,65 @@ async function build(): Promise<Services> {
     count,
     compaction: compactor,
   });
-  return { config: cfg, database, store, bus, providers, compactor, dispatcher };
+  const accounts = createAccounts({
+    database,
+    store,
+    config: cfg,
+    secret: cfg.authSecret ?? (await serverSecret(database.db, "auth-secret")),
+  });
+  const keys = new ApiKeyStore(
+    database.db,
+    () => new Date(),
+    () => newNodeId(),
+  );
+  const authDeps: AuthenticateDeps = {
+    config: cfg,
+    accounts,
+    keys,
+    findUser: (id) =>
+      database.db.user.findUnique({
+        where: { id },
+        select: { id: true, name: true, email: true, role: true, banned: true },
+      }),
+  };
+  const workspaceDeps = {
+    dispatcher,
+    store,
+    compactor,
+    bus,
+    newNodeId: () => newNodeId(),
+    now: () => new Date(),
+  };
+  return {
+    config: cfg,
+    database,
+    store,
+    bus,
+    providers,
+    compactor,
+    dispatcher,
+    accounts,
+    keys,
+    throttle: new SignInThrottle(),
+    authDeps,
+    workspaceFor: (actor) => new Workspace(workspaceDeps, actor),
+  };
+}
+
+/**
+ * Closes the database and the event bus and forgets the services (and the parsed
+ * configuration), so the next call builds them anew from the environment: graceful
+ * shutdown, and test suites that run one server after another in a process.
+ */
+export async function closeServices(): Promise<void> {
+  const holder = globalThis as Holder;
+  const built = holder[KEY];
+  delete holder[KEY];
+  resetConfig();
+  if (!built) return;
+  const s = await built.catch(() => null);
+  await s?.bus.close();
+  await s?.database.close();
 }
 
 export function services(): Promise<Services> {

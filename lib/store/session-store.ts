@@ -14,6 +14,7 @@ import { isSideLeafKind } from "../engine/side-leaf";
 import { encodeJson, encodeReads, nodeFromRow, sessionFromRow, type NodeRow } from "./codec";
 import { withWriteRetry } from "./write-retry";
 import type { ImportPlan } from "../portability/ledger-file";
+import { LOCAL_OWNER, type OwnerId } from "../engine/ids";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -112,7 +113,11 @@ export class SessionStore {
   // ── sessions ────────────────────────────────────────────────────────────────────────
 
   /** Creates a session with its ROOT node (the system prompt); HEAD starts at ROOT. */
-  async createSession(input: { title?: string; systemPrompt?: string }): Promise<SessionRecord> {
+  async createSession(input: {
+    title?: string;
+    systemPrompt?: string;
+    ownerId?: OwnerId;
+  }): Promise<SessionRecord> {
     const id = this.deps.newSessionId();
     const rootId = this.deps.newNodeId();
     const now = this.deps.now();
@@ -124,6 +129,7 @@ export class SessionStore {
           title,
           headId: rootId,
           rootId,
+          ownerId: input.ownerId ?? LOCAL_OWNER,
           meta: "{}",
           nextSeq: 1,
           createdAt: now,
@@ -149,7 +155,7 @@ export class SessionStore {
   }
 
   /** Writes an imported ledger (already re-ided and checked) as one new session. */
-  async importSession(plan: ImportPlan): Promise<SessionRecord> {
+  async importSession(plan: ImportPlan, ownerId: OwnerId = LOCAL_OWNER): Promise<SessionRecord> {
     const id = this.deps.newSessionId();
     const now = this.deps.now();
     await this.db.$transaction(async (tx) => {
@@ -159,6 +165,7 @@ export class SessionStore {
           title: plan.title,
           headId: plan.headId,
           rootId: plan.rootId,
+          ownerId,
           meta: encodeJson(plan.meta),
           nextSeq: plan.nodes.length,
           createdAt: now,
@@ -191,9 +198,32 @@ export class SessionStore {
     return sessionFromRow(row);
   }
 
-  /** Sessions, most recently active first; `cursor` is the last id of the previous page. */
-  async listSessions(input: { limit: number; cursor?: string | undefined }): Promise<SessionPage> {
+  /**
+   * The account a session belongs to, or null when there is no such session. Ownership never
+   * changes after creation (but for `adoptLocalSessions`), so a check made with it holds.
+   */
+  async ownerOf(id: SessionId): Promise<OwnerId | null> {
+    const row = await this.db.session.findUnique({ where: { id }, select: { ownerId: true } });
+    return row ? (row.ownerId as OwnerId) : null;
+  }
+
+  /** Hands the sessions made in single-user mode to the first account (first run). */
+  async adoptLocalSessions(ownerId: OwnerId): Promise<number> {
+    const { count } = await this.db.session.updateMany({
+      where: { ownerId: LOCAL_OWNER },
+      data: { ownerId },
+    });
+    return count;
+  }
+
+  /** One owner's sessions, most recently active first; `cursor` is the previous page's last id. */
+  async listSessions(input: {
+    ownerId?: OwnerId;
+    limit: number;
+    cursor?: string | undefined;
+  }): Promise<SessionPage> {
     const rows = await this.db.session.findMany({
+      where: { ownerId: input.ownerId ?? LOCAL_OWNER },
       orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
       take: input.limit + 1,
       ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),

@@ -1,55 +1,39 @@
-import { readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/http/openapi";
+import { closeServices } from "@/lib/server/services";
 import { createSqliteDatabase, type TestDatabase } from "./support/databases";
+import { ORIGIN, Routes } from "./support/routes";
 
 /**
  * The route handlers themselves, called with real Requests against a real SQLite file and
- * the offline model: wire shapes (validated against the OpenAPI document), error codes and
+ * the offline model, in single-user mode (accounts have their own suite,
+ * accounts.test.ts): wire shapes (validated against the OpenAPI document), error codes and
  * statuses, and the session check on every id.
  */
 
-type Handler = (
-  req: Request,
-  ctx: { params: Promise<Record<string, string>> },
-) => Promise<Response> | Response;
-type RouteModule = Partial<Record<"GET" | "POST" | "PATCH" | "DELETE", Handler>>;
-
-const ROUTES_DIR = path.resolve("app/api");
-
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((e) => {
-    const full = path.join(dir, e);
-    return statSync(full).isDirectory() ? routeFiles(full) : e === "route.ts" ? [full] : [];
-  });
-}
-
-function apiPath(file: string): string {
-  const rel = path.relative(ROUTES_DIR, path.dirname(file)).replace(/\[(\w+)\]/g, "{$1}");
-  return rel ? `/api/${rel}` : "/api";
-}
-
 let db: TestDatabase;
-const modules = new Map<string, RouteModule>();
+let routes: Routes;
 
 beforeAll(async () => {
   db = await createSqliteDatabase();
   process.env["DATABASE_URL"] = db.url;
   process.env["SPINDLE_OFFLINE_DELAY_MS"] = "0";
+  process.env["SPINDLE_AUTH"] = "off";
   delete process.env["OPENAI_BASE_URL"];
   delete process.env["OPENAI_API_KEY"];
-  for (const file of routeFiles(ROUTES_DIR))
-    modules.set(apiPath(file), (await import(file)) as RouteModule);
+  await closeServices();
+  routes = await Routes.load();
 });
 
 afterAll(async () => {
-  const { services } = await import("@/lib/server/services");
-  await (await services()).database.close();
+  await closeServices();
+  delete process.env["SPINDLE_AUTH"];
   await db.drop();
 });
+
+const call = (...args: Parameters<Routes["call"]>) => routes.call(...args);
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -61,39 +45,6 @@ function expectSchema(name: string, value: unknown) {
   expect(valid, JSON.stringify(validate.errors)).toBe(true);
 }
 
-async function call(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, body?: unknown) {
-  const template = [...modules.keys()].find((t) =>
-    new RegExp(`^${t.replace(/\{\w+\}/g, "[^/]+")}$`).test(url.split("?")[0] ?? ""),
-  );
-  if (!template) throw new Error(`no route for ${url}`);
-  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
-  const values =
-    new RegExp(`^${template.replace(/\{\w+\}/g, "([^/]+)")}$`)
-      .exec(url.split("?")[0] ?? "")
-      ?.slice(1) ?? [];
-  const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(values[i] ?? "")]));
-  const handler = modules.get(template)?.[method];
-  if (!handler) throw new Error(`${method} ${template} is not routed`);
-  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
-  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
-  const res = await handler(new Request(`http://test${url}`, init), {
-    params: Promise.resolve(params),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = text;
-  }
-  return {
-    status: res.status,
-    json: json as Record<string, unknown>,
-    text,
-    type: res.headers.get("content-type") ?? "",
-  };
-}
-
 describe("[R69] HTTP API", () => {
   it("[R69] the OpenAPI document lists exactly the routes and methods that exist", () => {
     const documented = new Set(
@@ -103,13 +54,7 @@ describe("[R69] HTTP API", () => {
           .map((m) => `${m.toUpperCase()} ${p}`),
       ),
     );
-    const routed = new Set(
-      [...modules.entries()].flatMap(([p, mod]) =>
-        (["GET", "POST", "PATCH", "DELETE"] as const)
-          .filter((m) => typeof mod[m] === "function")
-          .map((m) => `${m} ${p}`),
-      ),
-    );
+    const routed = new Set(routes.routed());
     expect([...routed].sort()).toEqual([...documented].sort());
   });
 
@@ -202,11 +147,11 @@ describe("[R69] HTTP API", () => {
   it("[R70] the events route streams a session's events to a subscriber", async () => {
     const created = await call("POST", "/api/sessions", {});
     const id = created.json["id"] as string;
-    const events = modules.get("/api/sessions/{id}/events")?.GET;
+    const events = routes.modules.get("/api/sessions/{id}/events")?.GET;
     if (!events) throw new Error("events route missing");
     const controller = new AbortController();
     const res = await events(
-      new Request(`http://test/api/sessions/${id}/events`, { signal: controller.signal }),
+      new Request(`${ORIGIN}/api/sessions/${id}/events`, { signal: controller.signal }),
       {
         params: Promise.resolve({ id }),
       },

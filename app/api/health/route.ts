@@ -1,12 +1,10 @@
-import { handle } from "@/lib/http/respond";
-import { services } from "@/lib/server/services";
+import { publicRoute } from "@/lib/http/guard";
 import { migrationState } from "@/lib/db/migration-status";
 
 export const dynamic = "force-dynamic";
 
-export function GET() {
-  return handle(async () => {
-    const { database, providers } = await services();
+export function GET(req: Request) {
+  return publicRoute(req, async ({ database, providers }) => {
     await database.db.$queryRawUnsafe("SELECT 1");
     const migrations = await migrationState(database);
     return Response.json({

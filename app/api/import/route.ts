@@ -1,16 +1,14 @@
-import { handle, readJson } from "@/lib/http/respond";
-import { services } from "@/lib/server/services";
-import { ledgerFileSchema, planImport } from "@/lib/portability/ledger-file";
-import { newNodeId } from "@/lib/ids";
+import { guarded } from "@/lib/http/guard";
+import { ledgerFileSchema } from "@/lib/portability/ledger-file";
 
 export const dynamic = "force-dynamic";
 
-/** Imports a JSON ledger (from `GET .../export`) as a new session with fresh ids. */
+/** Imports a JSON ledger (from `GET .../export`) as a new session of the caller's. */
 export function POST(req: Request) {
-  return handle(async () => {
-    const file = await readJson(req, ledgerFileSchema);
-    const { store } = await services();
-    const session = await store.importSession(planImport(file, () => newNodeId()));
-    return Response.json(session, { status: 201 });
-  });
+  return guarded(
+    req,
+    async ({ workspace, json }) =>
+      Response.json(await workspace.importLedger(await json(ledgerFileSchema)), { status: 201 }),
+    { bodyLimit: "import" },
+  );
 }

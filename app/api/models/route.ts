@@ -1,13 +1,11 @@
-import { handle } from "@/lib/http/respond";
-import { services } from "@/lib/server/services";
+import { guarded } from "@/lib/http/guard";
 import { lookupModel } from "@/lib/llm/model-registry";
 
 export const dynamic = "force-dynamic";
 
 /** The configured provider (never its key) and the models it offers, for the settings UI. */
 export function GET(req: Request) {
-  return handle(async () => {
-    const { providers } = await services();
+  return guarded(req, async ({ services: { providers } }) => {
     const description = providers.describe();
     let models: { id: string }[] = [];
     let error: string | null = null;

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { handle, readJson } from "@/lib/http/respond";
-import { services } from "@/lib/server/services";
+import { guarded } from "@/lib/http/guard";
 
 export const dynamic = "force-dynamic";
 
@@ -9,22 +8,21 @@ const listQuery = z.object({
   cursor: z.string().min(1).max(64).optional(),
 });
 
+/** The caller's sessions, most recently active first. */
 export function GET(req: Request) {
-  return handle(async () => {
-    const params = Object.fromEntries(new URL(req.url).searchParams);
-    const { limit, cursor } = listQuery.parse(params);
-    const { store } = await services();
-    return Response.json(await store.listSessions({ limit, cursor }));
+  return guarded(req, async ({ workspace }) => {
+    const { limit, cursor } = listQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
+    return Response.json(await workspace.list({ limit, cursor }));
   });
 }
 
 const createBody = z.object({ title: z.string().max(200).optional() });
 
 export function POST(req: Request) {
-  return handle(async () => {
-    const { title } = await readJson(req, createBody);
-    const { store } = await services();
-    const session = await store.createSession(title === undefined ? {} : { title });
-    return Response.json(session, { status: 201 });
+  return guarded(req, async ({ workspace, json }) => {
+    const { title } = await json(createBody);
+    return Response.json(await workspace.create(title === undefined ? {} : { title }), {
+      status: 201,
+    });
   });
 }

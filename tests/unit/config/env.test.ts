@@ -3,6 +3,26 @@ import { parseConfig, ConfigError } from "@/lib/config/env";
 import { describeStartupError } from "@/lib/db/startup-error";
 
 describe("configuration", () => {
+  it("[R80] listens on loopback with accounts on by default", () => {
+    const c = parseConfig({});
+    expect(c.host).toBe("127.0.0.1");
+    expect(c.auth).toBe(true);
+    expect(c.allowSignup).toBe(false);
+  });
+
+  it("[R80] single-user mode is refused on any address but loopback", () => {
+    for (const HOST of ["127.0.0.1", "localhost", "::1", "[::1]"]) {
+      expect(parseConfig({ SPINDLE_AUTH: "off", HOST }).auth).toBe(false);
+    }
+    for (const HOST of ["0.0.0.0", "192.168.1.5", "::", "spindle.example"]) {
+      expect(() => parseConfig({ SPINDLE_AUTH: "off", HOST })).toThrow(
+        /^SPINDLE_AUTH is "off" .* but HOST is .*loopback/,
+      );
+    }
+    expect(parseConfig({ HOST: "0.0.0.0" }).auth).toBe(true);
+    expect(() => parseConfig({ SPINDLE_AUTH: "maybe" })).toThrow(/SPINDLE_AUTH/);
+  });
+
   it("defaults to SQLite under ./data and the offline model", () => {
     const c = parseConfig({});
     expect(c.databaseUrl).toBe("file:./data/spindle.db");

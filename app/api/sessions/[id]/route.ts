@@ -1,17 +1,14 @@
 import { z } from "zod";
 import { EngineError } from "@/lib/engine/errors";
-import { handle, readJson } from "@/lib/http/respond";
+import { guarded } from "@/lib/http/guard";
 import { sessionIdParam, type RouteContext } from "@/lib/http/params";
-import { services } from "@/lib/server/services";
 
 export const dynamic = "force-dynamic";
 
-export function GET(_req: Request, ctx: RouteContext<"id">) {
-  return handle(async () => {
-    const id = sessionIdParam((await ctx.params).id);
-    const { store } = await services();
-    return Response.json(await store.getSession(id));
-  });
+export function GET(req: Request, ctx: RouteContext<"id">) {
+  return guarded(req, async ({ workspace }) =>
+    Response.json(await workspace.session(sessionIdParam((await ctx.params).id))),
+  );
 }
 
 const settings = z
@@ -41,39 +38,25 @@ const patchBody = z
   .strict();
 
 export function PATCH(req: Request, ctx: RouteContext<"id">) {
-  return handle(async () => {
+  return guarded(req, async ({ workspace, json, services }) => {
     const id = sessionIdParam((await ctx.params).id);
-    const body = await readJson(req, patchBody);
-    const { store, bus, providers } = await services();
-    if (typeof body.settings?.model === "string" && providers.describe().kind === "offline") {
+    const body = await json(patchBody);
+    if (
+      typeof body.settings?.model === "string" &&
+      services.providers.describe().kind === "offline"
+    ) {
       throw new EngineError(
         "invalid_request",
         "Only the offline model is available: configure OPENAI_BASE_URL (and OPENAI_API_KEY) to choose models.",
       );
     }
-    let session = await store.getSession(id);
-    if (body.title !== undefined) session = await store.renameSession(id, body.title);
-    const next = body.settings;
-    if (next !== undefined) {
-      session = await store.updateMeta(id, (meta) => {
-        const merged: Record<string, unknown> = { ...meta.settings };
-        for (const [key, value] of Object.entries(next)) {
-          if (value === null) delete merged[key];
-          else if (value !== undefined) merged[key] = value;
-        }
-        return { ...meta, settings: merged };
-      });
-    }
-    bus.publish(id, { type: "session_changed" });
-    return Response.json(session);
+    return Response.json(await workspace.update(id, body));
   });
 }
 
-export function DELETE(_req: Request, ctx: RouteContext<"id">) {
-  return handle(async () => {
-    const id = sessionIdParam((await ctx.params).id);
-    const { store } = await services();
-    await store.deleteSession(id);
+export function DELETE(req: Request, ctx: RouteContext<"id">) {
+  return guarded(req, async ({ workspace }) => {
+    await workspace.remove(sessionIdParam((await ctx.params).id));
     return new Response(null, { status: 204 });
   });
 }

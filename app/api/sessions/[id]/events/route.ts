@@ -1,21 +1,25 @@
-import { handle } from "@/lib/http/respond";
+import { guarded } from "@/lib/http/guard";
 import { sessionIdParam, type RouteContext } from "@/lib/http/params";
 import { sseResponse } from "@/lib/http/sse";
-import { services } from "@/lib/server/services";
 
 export const dynamic = "force-dynamic";
 
 /** The session channel: every event of the session, from this and other instances. */
 export function GET(req: Request, ctx: RouteContext<"id">) {
-  return handle(async () => {
+  return guarded(req, async ({ workspace }) => {
     const id = sessionIdParam((await ctx.params).id);
-    const { store, bus } = await services();
-    await store.getSession(id);
+    // Subscribing checks ownership, so a refused channel answers a JSON 404, not a stream.
+    const events: { type: string }[] = [];
+    let forward: ((e: { type: string }) => void) | null = null;
+    const unsubscribe = await workspace.subscribe(id, (event) =>
+      forward ? forward(event) : events.push(event),
+    );
     return sseResponse(
       (send) =>
         new Promise<void>((resolve) => {
           send("ready", { sessionId: id });
-          const unsubscribe = bus.subscribe(id, (event) => send(event.type, event));
+          forward = (event) => send(event.type, event);
+          for (const event of events.splice(0)) forward(event);
           const stop = () => {
             unsubscribe();
             resolve();

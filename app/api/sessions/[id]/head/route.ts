@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { handle, readJson } from "@/lib/http/respond";
+import { guarded } from "@/lib/http/guard";
 import { nodeIdField, sessionIdParam, type RouteContext } from "@/lib/http/params";
-import { services } from "@/lib/server/services";
 
 export const dynamic = "force-dynamic";
 
@@ -12,14 +11,11 @@ const body = z.object({
 
 /** Moves HEAD: checkout (any conversation node) or rewind (back along the spine). */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return handle(async () => {
+  return guarded(req, async ({ workspace, json }) => {
     const id = sessionIdParam((await ctx.params).id);
-    const { nodeId, move } = await readJson(req, body);
-    const { dispatcher } = await services();
+    const { nodeId, move } = await json(body);
     const session =
-      move === "rewind"
-        ? await dispatcher.rewind(id, nodeId)
-        : await dispatcher.checkout(id, nodeId);
+      move === "rewind" ? await workspace.rewind(id, nodeId) : await workspace.checkout(id, nodeId);
     return Response.json(session);
   });
 }

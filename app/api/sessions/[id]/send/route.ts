@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { handle, readJson } from "@/lib/http/respond";
+import { guarded } from "@/lib/http/guard";
 import { turnResultResponse } from "@/lib/http/turn-response";
 import { sessionIdField, sessionIdParam, type RouteContext } from "@/lib/http/params";
-import { services } from "@/lib/server/services";
 
 export const dynamic = "force-dynamic";
 
@@ -10,11 +9,10 @@ const body = z.object({ targetSessionId: sessionIdField, content: z.string() });
 
 /** A cross-session send: a turn at the target's HEAD, which it advances. */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return handle(async () => {
+  return guarded(req, async ({ workspace, json }) => {
     const id = sessionIdParam((await ctx.params).id);
-    const { targetSessionId, content } = await readJson(req, body);
-    const { dispatcher } = await services();
-    const result = await dispatcher.sendToSession({
+    const { targetSessionId, content } = await json(body);
+    const result = await workspace.sendToSession({
       sourceSessionId: id,
       targetSessionId,
       content,

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { handle, readJson } from "@/lib/http/respond";
+import { guarded } from "@/lib/http/guard";
 import { turnResultResponse } from "@/lib/http/turn-response";
 import { nodeIdField, sessionIdParam, type RouteContext } from "@/lib/http/params";
 import { sseResponse } from "@/lib/http/sse";
-import { services } from "@/lib/server/services";
 
 export const dynamic = "force-dynamic";
 
@@ -21,11 +20,10 @@ const body = z.object({
  * reply is sealed `interrupted` with the text streamed so far.
  */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return handle(async () => {
+  return guarded(req, async ({ workspace, json }) => {
     const sessionId = sessionIdParam((await ctx.params).id);
-    const input = await readJson(req, body);
-    const { dispatcher } = await services();
-    const turn = dispatcher.turn({
+    const input = await json(body);
+    const turn = workspace.turn({
       sessionId,
       mode: input.mode,
       content: input.content,

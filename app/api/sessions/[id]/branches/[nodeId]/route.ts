@@ -1,16 +1,14 @@
-import { handle } from "@/lib/http/respond";
+import { guarded } from "@/lib/http/guard";
 import { nodeIdParam, sessionIdParam, type RouteContext } from "@/lib/http/params";
-import { services } from "@/lib/server/services";
 
 export const dynamic = "force-dynamic";
 
 /** Deletes the branch whose tip is `nodeId`; answers the session (HEAD may have moved). */
-export function DELETE(_req: Request, ctx: RouteContext<"id" | "nodeId">) {
-  return handle(async () => {
+export function DELETE(req: Request, ctx: RouteContext<"id" | "nodeId">) {
+  return guarded(req, async ({ workspace }) => {
     const params = await ctx.params;
-    const id = sessionIdParam(params.id);
-    const nodeId = nodeIdParam(params.nodeId);
-    const { dispatcher } = await services();
-    return Response.json(await dispatcher.deleteBranch(id, nodeId));
+    return Response.json(
+      await workspace.deleteBranch(sessionIdParam(params.id), nodeIdParam(params.nodeId)),
+    );
   });
 }

@@ -1,0 +1,27 @@
+import { PageHeader } from "@/components/account/page-header";
+import { redirect } from "next/navigation";
+import { ApiKeys } from "@/components/account/api-keys";
+import { requireViewer } from "@/lib/server/page-auth";
+import { services } from "@/lib/server/services";
+
+export const dynamic = "force-dynamic";
+
+/** The signed-in user's account: who they are and their API keys. */
+export default async function AccountPage() {
+  const { actor } = await requireViewer("/account");
+  if (actor.via === "local") redirect("/");
+  const { keys } = await services();
+  return (
+    <main className="page-narrow">
+      <PageHeader actor={actor} title="Account" />
+      <section className="panel-card" aria-labelledby="me-title">
+        <h2 id="me-title">{actor.name}</h2>
+        <p className="auth-note">
+          {actor.email}
+          {actor.isAdmin ? " · admin" : ""}
+        </p>
+      </section>
+      <ApiKeys initial={await keys.list(actor.ownerId)} />
+    </main>
+  );
+}

@@ -1,0 +1,60 @@
+"use server";
+
+import { headers } from "next/headers";
+import { revalidatePath } from "next/cache";
+import { notFound } from "next/navigation";
+import { viewer } from "@/lib/server/page-auth";
+import { services } from "@/lib/server/services";
+
+export interface AdminResult {
+  readonly ok: boolean;
+  readonly message: string;
+}
+
+function messageOf(e: unknown): string {
+  const body = (e as { body?: { message?: unknown } }).body;
+  if (typeof body?.message === "string") return body.message;
+  return e instanceof Error ? e.message : "That did not work.";
+}
+
+/** Only the admin reaches these; anyone else gets the not-found page. */
+async function requireAdmin() {
+  const actor = await viewer();
+  if (!actor?.isAdmin || actor.via === "local") notFound();
+}
+
+/** Creates an account (sign-up may be closed; the admin can always add people). */
+export async function createUserAction(
+  _prev: AdminResult | null,
+  form: FormData,
+): Promise<AdminResult> {
+  await requireAdmin();
+  const { accounts } = await services();
+  const email = String(form.get("email") ?? "").trim();
+  const name = String(form.get("name") ?? "").trim() || email;
+  const password = String(form.get("password") ?? "");
+  try {
+    await accounts.api.createUser({
+      body: { email, name, password, role: "user" },
+      headers: await headers(),
+    });
+  } catch (e) {
+    return { ok: false, message: messageOf(e) };
+  }
+  revalidatePath("/admin");
+  return { ok: true, message: `Created ${email}. Give them the password you chose.` };
+}
+
+/** Disables (or enables again) an account: it can no longer sign in, its keys stop. */
+export async function setDisabledAction(userId: string, disabled: boolean): Promise<AdminResult> {
+  await requireAdmin();
+  const { accounts } = await services();
+  try {
+    if (disabled) await accounts.api.banUser({ body: { userId }, headers: await headers() });
+    else await accounts.api.unbanUser({ body: { userId }, headers: await headers() });
+  } catch (e) {
+    return { ok: false, message: messageOf(e) };
+  }
+  revalidatePath("/admin");
+  return { ok: true, message: disabled ? "Account disabled." : "Account enabled." };
+}

@@ -1,0 +1,50 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+export interface AccountMenuProps {
+  readonly name: string;
+  /** False in single-user mode: there is nobody to sign out. */
+  readonly accounts: boolean;
+  readonly isAdmin: boolean;
+}
+
+/** The signed-in user in the header: account settings, the admin page, sign-out. */
+export function AccountMenu({ name, accounts, isAdmin }: AccountMenuProps) {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  if (!accounts) return null;
+  return (
+    <nav className="account-menu" aria-label="Account">
+      <span className="account-name" title="Signed in">
+        {name}
+      </span>
+      <Link className="btn btn-quiet" href="/account">
+        Account
+      </Link>
+      {isAdmin && (
+        <Link className="btn btn-quiet" href="/admin">
+          Admin
+        </Link>
+      )}
+      <button
+        className="btn btn-quiet"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          await fetch("/api/auth/sign-out", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: "{}",
+          });
+          router.replace("/sign-in");
+          router.refresh();
+        }}
+      >
+        Sign out
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,122 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { ApiKeyInfo } from "@/lib/store/api-key-store";
+
+interface ApiError {
+  error?: { message?: string };
+}
+
+const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+
+/** Personal API keys: create (shown once), list, revoke. */
+export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
+  const [keys, setKeys] = useState(initial);
+  const [fresh, setFresh] = useState<{ name: string; key: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function create(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const name = String(new FormData(form).get("name") ?? "");
+    setError(null);
+    const res = await fetch("/api/keys", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name }),
+    });
+    const body = (await res.json()) as (ApiKeyInfo & { key: string }) & ApiError;
+    if (!res.ok) {
+      setError(body.error?.message ?? "The key could not be created.");
+      return;
+    }
+    setFresh({ name: body.name, key: body.key });
+    setKeys((k) => [
+      {
+        id: body.id,
+        name: body.name,
+        prefix: body.prefix,
+        createdAt: body.createdAt,
+        lastUsedAt: null,
+      },
+      ...k,
+    ]);
+    form.reset();
+  }
+
+  async function revoke(id: string) {
+    const res = await fetch(`/api/keys/${id}`, { method: "DELETE" });
+    if (res.ok) setKeys((k) => k.filter((x) => x.id !== id));
+    else setError(((await res.json()) as ApiError).error?.message ?? "Could not revoke.");
+  }
+
+  return (
+    <section className="panel-card" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <p className="auth-note">
+        For scripts: send <code>Authorization: Bearer &lt;key&gt;</code>. A key acts as you on every
+        route of the API (docs/api.md).
+      </p>
+      {fresh && (
+        <div role="status">
+          <p>
+            Your new key <strong>{fresh.name}</strong> — copy it now, it is not shown again:
+          </p>
+          <code className="secret-once" aria-label="New API key">
+            {fresh.key}
+          </code>
+        </div>
+      )}
+      <form className="inline-form row" onSubmit={create}>
+        <label>
+          Name
+          <input name="name" required maxLength={100} placeholder="e.g. backup script" />
+        </label>
+        <button className="btn btn-primary" type="submit">
+          Create key
+        </button>
+      </form>
+      {error && (
+        <p className="auth-error" role="alert">
+          {error}
+        </p>
+      )}
+      {keys.length > 0 && (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="visually-hidden">Revoke</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{when.format(new Date(k.createdAt))}</td>
+                <td>{k.lastUsedAt ? when.format(new Date(k.lastUsedAt)) : "never"}</td>
+                <td>
+                  <button
+                    className="btn"
+                    aria-label={`Revoke ${k.name}`}
+                    onClick={() => void revoke(k.id)}
+                  >
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

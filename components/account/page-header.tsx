@@ -1,0 +1,16 @@
+import Link from "next/link";
+import type { Actor } from "@/lib/auth/actor";
+import { AccountMenu } from "./account-menu";
+
+/** The header of the account and admin pages: back to the sessions, and the account menu. */
+export function PageHeader({ actor, title }: { actor: Actor; title: string }) {
+  return (
+    <header className="home-header">
+      <Link href="/" className="back">
+        ← Sessions
+      </Link>
+      <h1 className="page-title">{title}</h1>
+      <AccountMenu name={actor.name} accounts={actor.via !== "local"} isAdmin={actor.isAdmin} />
+    </header>
+  );
+}

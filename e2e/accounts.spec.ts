@@ -1,0 +1,78 @@
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN, ADMIN_STATE } from "./support/admin";
+
+const BOB = { name: "Bob", email: "bob@example.com", password: "bobs-password-1" };
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test("first run: sign-up, chat, sign-out; another account cannot open the session", async ({
+  page,
+  browser,
+}, testInfo) => {
+  // A fresh server sends its first visitor to create the admin account.
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/sign-up$/);
+  await expect(page.getByRole("heading", { name: "Create the admin account" })).toBeVisible();
+  const shot = testInfo.outputPath("sign-up.png");
+  await page.screenshot({ path: shot });
+  await testInfo.attach("sign-up", { path: shot, contentType: "image/png" });
+  await page.getByLabel("Name").fill(ADMIN.name);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("navigation", { name: "Account" })).toContainText(ADMIN.name);
+
+  // Chat.
+  await page.getByLabel("New session title").fill("Private thoughts");
+  await page.getByRole("button", { name: "New session" }).click();
+  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
+  const sessionUrl = page.url();
+  const box = page.getByLabel("Message");
+  await box.fill("Only I may read this");
+  await box.press("Enter");
+  await expect(page.locator("article.msg-assistant").last()).toContainText("Only I may read this");
+  await expect(page.locator(".msg-status.streaming")).toHaveCount(0);
+
+  // The admin creates a second account (sign-up is closed after the first).
+  await page.goto("/admin");
+  await page.getByLabel("Name").fill(BOB.name);
+  await page.getByLabel("Email").fill(BOB.email);
+  await page.getByLabel("Initial password").fill(BOB.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("cell", { name: BOB.email, exact: true })).toBeVisible();
+
+  // Sign out: the session URL now shows the sign-in page.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.goto(sessionUrl);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByText("Only I may read this")).toHaveCount(0);
+
+  // A wrong password is told plainly.
+  await signIn(page, ADMIN.email, "not the password");
+  await expect(page.locator(".auth-error")).toHaveText(/invalid email or password/i);
+
+  // Bob, in another browser, gets the not-found page for the admin's session.
+  const other = await browser.newContext();
+  const bob = await other.newPage();
+  await bob.goto("/sign-in");
+  await signIn(bob, BOB.email, BOB.password);
+  await expect(bob.getByRole("navigation", { name: "Account" })).toContainText(BOB.name);
+  const res = await bob.goto(sessionUrl);
+  expect(res?.status()).toBe(404);
+  await expect(bob.getByText("Only I may read this")).toHaveCount(0);
+  await expect(bob.getByRole("heading", { level: 1 })).toContainText(/not found/i);
+  await other.close();
+
+  // Signing back in returns to the session; that sign-in is kept for the other flows.
+  await page.goto(sessionUrl);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(sessionUrl);
+  await expect(page.locator("article.msg-assistant").last()).toContainText("Only I may read this");
+  await page.context().storageState({ path: ADMIN_STATE });
+});

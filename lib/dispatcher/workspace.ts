@@ -1,0 +1,200 @@
+import type { Actor } from "../auth/actor";
+import type { Compactor } from "../compaction/compactor";
+import type { GraphView } from "../engine/build-graph";
+import { EngineError } from "../engine/errors";
+import type { NodeId, SessionId } from "../engine/ids";
+import type { RenderedContext } from "../engine/render-context";
+import type { LedgerNode, SessionMeta, SessionRecord, SessionSettings } from "../engine/types";
+import type { EventBus, SessionEventListener } from "../events/session-event";
+import {
+  planImport,
+  toLedgerFile,
+  type LedgerFile,
+  type ParsedLedgerFile,
+} from "../portability/ledger-file";
+import type { SessionPage, SessionStore } from "../store/session-store";
+import type { Dispatcher, SpawnResult, TurnInput, TurnResult } from "./dispatcher";
+import type { TurnEvent } from "./run-turn";
+
+export interface WorkspaceDeps {
+  readonly dispatcher: Dispatcher;
+  readonly store: SessionStore;
+  readonly compactor: Compactor;
+  readonly bus: EventBus;
+  readonly newNodeId: () => NodeId;
+  readonly now: () => Date;
+}
+
+/** A settings patch: `null` clears an override (the server-wide default applies again). */
+export type SettingsPatch = {
+  readonly [K in keyof SessionSettings]?: SessionSettings[K] | null | undefined;
+};
+
+/**
+ * The dispatcher as one account sees it: the single place where ownership is checked.
+ * Every operation on a session first confirms that the actor owns it; another account's
+ * session answers `session_not_found` exactly like a missing one (a 404, never a 403, which
+ * would confirm it exists). Node ids are then checked against that session by the store, so
+ * an id from someone else's session is not found either. Route handlers, server actions and
+ * pages reach sessions only through here.
+ */
+export class Workspace {
+  constructor(
+    private readonly deps: WorkspaceDeps,
+    readonly actor: Actor,
+  ) {}
+
+  /** The session, if the actor owns it. */
+  async session(id: SessionId): Promise<SessionRecord> {
+    await this.own(id);
+    return this.deps.store.getSession(id);
+  }
+
+  /** The session for a page, with replies of dead writers sealed first ("on load"). */
+  async open(id: SessionId): Promise<SessionRecord> {
+    await this.own(id);
+    return this.deps.dispatcher.load(id);
+  }
+
+  list(input: { limit: number; cursor?: string | undefined }): Promise<SessionPage> {
+    return this.deps.store.listSessions({ ...input, ownerId: this.actor.ownerId });
+  }
+
+  create(input: { title?: string }): Promise<SessionRecord> {
+    return this.deps.store.createSession({ ...input, ownerId: this.actor.ownerId });
+  }
+
+  async update(
+    id: SessionId,
+    patch: { title?: string | undefined; settings?: SettingsPatch | undefined },
+  ): Promise<SessionRecord> {
+    let session = await this.session(id);
+    const { store, bus } = this.deps;
+    if (patch.title !== undefined) session = await store.renameSession(id, patch.title);
+    const next = patch.settings;
+    if (next !== undefined) {
+      session = await store.updateMeta(id, (meta) => mergeSettings(meta, next));
+    }
+    bus.publish(id, { type: "session_changed" });
+    return session;
+  }
+
+  async remove(id: SessionId): Promise<void> {
+    await this.own(id);
+    await this.deps.store.deleteSession(id);
+  }
+
+  async nodes(id: SessionId): Promise<LedgerNode[]> {
+    await this.own(id);
+    return this.deps.store.nodes(id);
+  }
+
+  async context(id: SessionId, headId?: NodeId): Promise<RenderedContext> {
+    await this.own(id);
+    return this.deps.dispatcher.context(id, headId);
+  }
+
+  async graph(id: SessionId): Promise<GraphView> {
+    await this.own(id);
+    return this.deps.dispatcher.graph(id);
+  }
+
+  /** A turn as a stream of events; ownership is checked before its first write. */
+  async *turn(input: TurnInput): AsyncGenerator<TurnEvent, TurnResult> {
+    await this.own(input.sessionId);
+    return yield* this.deps.dispatcher.turn(input);
+  }
+
+  async checkout(id: SessionId, nodeId: NodeId): Promise<SessionRecord> {
+    await this.own(id);
+    return this.deps.dispatcher.checkout(id, nodeId);
+  }
+
+  async rewind(id: SessionId, nodeId: NodeId): Promise<SessionRecord> {
+    await this.own(id);
+    return this.deps.dispatcher.rewind(id, nodeId);
+  }
+
+  async deleteBranch(id: SessionId, tipId: NodeId): Promise<SessionRecord> {
+    await this.own(id);
+    return this.deps.dispatcher.deleteBranch(id, tipId);
+  }
+
+  async compact(id: SessionId) {
+    await this.own(id);
+    return this.deps.compactor.compact(await this.deps.store.getSession(id));
+  }
+
+  async spawn(input: {
+    sessionId: SessionId;
+    prompt: string;
+    callerId?: NodeId | undefined;
+    signal?: AbortSignal | undefined;
+  }): Promise<SpawnResult> {
+    await this.own(input.sessionId);
+    return this.deps.dispatcher.spawn(input);
+  }
+
+  /** A cross-session send: both the source and the target must be the actor's. */
+  async sendToSession(input: {
+    sourceSessionId: SessionId;
+    targetSessionId: SessionId;
+    content: string;
+    signal?: AbortSignal;
+  }): Promise<TurnResult> {
+    await this.own(input.sourceSessionId);
+    await this.own(input.targetSessionId);
+    return this.deps.dispatcher.sendToSession(input);
+  }
+
+  /** Subscribes to the session channel (the SSE `/events` stream). */
+  async subscribe(id: SessionId, listener: SessionEventListener): Promise<() => void> {
+    await this.own(id);
+    return this.deps.bus.subscribe(id, listener);
+  }
+
+  async exportLedger(id: SessionId): Promise<{ session: SessionRecord; file: LedgerFile }> {
+    const session = await this.session(id);
+    const file = toLedgerFile(session, await this.deps.store.nodes(id), this.deps.now());
+    return { session, file };
+  }
+
+  /** The ledger from `head` to ROOT and what the model reads there (the Markdown export). */
+  async branch(
+    id: SessionId,
+    head?: NodeId,
+  ): Promise<{ session: SessionRecord; spine: LedgerNode[]; rendering: RenderedContext }> {
+    const session = await this.session(id);
+    const at = head ?? session.headId;
+    if (!at) throw new EngineError("invalid_ledger", "The session has no HEAD to export.");
+    const [spine, rendering] = await Promise.all([
+      this.deps.store.spine(id, at),
+      this.deps.dispatcher.context(id, at),
+    ]);
+    return { session, spine, rendering };
+  }
+
+  /** Imports a ledger file as a new session of the actor's. */
+  importLedger(file: ParsedLedgerFile): Promise<SessionRecord> {
+    return this.deps.store.importSession(
+      planImport(file, () => this.deps.newNodeId()),
+      this.actor.ownerId,
+    );
+  }
+
+  private async own(id: SessionId): Promise<void> {
+    const owner = await this.deps.store.ownerOf(id);
+    if (owner === null || owner !== this.actor.ownerId) {
+      throw new EngineError("session_not_found", `No session ${id}.`);
+    }
+  }
+}
+
+function mergeSettings(meta: SessionMeta, patch: SettingsPatch): SessionMeta {
+  const merged: Record<string, unknown> = { ...meta.settings };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else if (value !== undefined) merged[key] = value;
+  }
+  return { ...meta, settings: merged as SessionSettings };
+}

@@ -1,0 +1,124 @@
+import type { Config } from "../config/env";
+import { EngineError } from "../engine/errors";
+
+/**
+ * The checks every request passes before anything reads a session (docs/security.md):
+ * the Host names this server (stops DNS rebinding), state-changing requests carry a body
+ * type a cross-site form cannot send, and a browser's state-changing request comes from
+ * this server's own pages (stops cross-site request forgery).
+ */
+
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+
+/** The host name of a `Host` header value (`name`, `name:port`, `[v6]:port`). */
+function hostnameOf(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
+  return h.replace(/:\d+$/, "");
+}
+
+/**
+ * Host names this server answers for: `localhost`, any IP literal (a rebinding attack needs
+ * a domain name the attacker controls, so a literal address can only be this server), and
+ * the host of `SPINDLE_PUBLIC_URL`.
+ */
+export function isAllowedHost(host: string, publicUrl: string | undefined): boolean {
+  const name = hostnameOf(host);
+  if (name === "localhost" || IPV4.test(name) || /^\[[0-9a-f:.]+\]$/.test(name)) return true;
+  return publicUrl !== undefined && name === new URL(publicUrl).hostname.toLowerCase();
+}
+
+/** The `Host` the request was sent to. */
+export function requestHost(req: Request): string {
+  return req.headers.get("host") ?? new URL(req.url).host;
+}
+
+export function checkHost(req: Request, config: Pick<Config, "publicUrl">): void {
+  if (!isAllowedHost(requestHost(req), config.publicUrl)) {
+    throw new EngineError(
+      "misdirected_request",
+      "This server does not answer for that host name; set SPINDLE_PUBLIC_URL to the address users open.",
+    );
+  }
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export function isStateChanging(method: string): boolean {
+  return STATE_CHANGING.has(method.toUpperCase());
+}
+
+/**
+ * A JSON route's write must say `application/json`: the one type a cross-site `<form>` or a
+ * `no-cors` fetch cannot send without a CORS preflight (which this server never grants).
+ */
+export function checkJsonBody(req: Request): void {
+  const method = req.method.toUpperCase();
+  if (method !== "POST" && method !== "PUT" && method !== "PATCH") return;
+  const type = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new EngineError(
+      "unsupported_media_type",
+      `Send the body as application/json (got ${type ? JSON.stringify(type) : "no content-type"}).`,
+    );
+  }
+}
+
+/**
+ * A state-changing request made with ambient credentials (a cookie, or single-user mode where
+ * the address alone grants access) must come from this server's own origin. Browsers send
+ * `Origin` on every such request; scripts send none, and are allowed without one only when
+ * no cookie vouches for them.
+ */
+export function checkOrigin(req: Request, ambient: "cookie" | "local" | "none"): void {
+  if (!isStateChanging(req.method) || ambient === "none") return;
+  const site = req.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none") {
+    throw new EngineError("cross_origin");
+  }
+  const origin = req.headers.get("origin");
+  if (origin === null) {
+    if (ambient === "cookie") throw new EngineError("cross_origin");
+    return;
+  }
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    throw new EngineError("cross_origin");
+  }
+  if (originHost.toLowerCase() !== requestHost(req).toLowerCase()) {
+    throw new EngineError("cross_origin");
+  }
+}
+
+/**
+ * Reads a request body as text, refusing it with 413 past `limit` bytes — by its declared
+ * length before reading, and by counting while reading (a chunked body declares none).
+ */
+export async function readBodyText(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+function tooLarge(limit: number): EngineError {
+  return new EngineError(
+    "payload_too_large",
+    `The request body is larger than ${limit.toLocaleString("en")} bytes.`,
+  );
+}

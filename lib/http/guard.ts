@@ -1,0 +1,51 @@
+import type { z } from "zod";
+import type { Actor } from "../auth/actor";
+import { requireActor } from "../auth/authenticate";
+import type { Workspace } from "../dispatcher/workspace";
+import { services, type Services } from "../server/services";
+import { checkHost, checkJsonBody, checkOrigin } from "./edge";
+import { handle, readJson } from "./respond";
+
+export interface GuardedRequest {
+  readonly actor: Actor;
+  /** The dispatcher as this actor sees it: every session id is checked against the owner. */
+  readonly workspace: Workspace;
+  readonly services: Services;
+  /** The JSON body, parsed and capped (`SPINDLE_MAX_BODY_BYTES`, or the import cap). */
+  json<S extends z.ZodType>(schema: S): Promise<z.infer<S>>;
+}
+
+/**
+ * Every API route handler's checklist, in one place: the edge checks (Host, JSON body type,
+ * Origin), then who is asking (401 when nobody), then the route's own call into the
+ * workspace, with errors mapped to `{error:{code,message}}`.
+ */
+export function guarded(
+  req: Request,
+  fn: (g: GuardedRequest) => Promise<Response>,
+  options: { bodyLimit?: "default" | "import" } = {},
+): Promise<Response> {
+  return handle(async () => {
+    const s = await services();
+    checkHost(req, s.config);
+    checkJsonBody(req);
+    const actor = await requireActor(req, s.authDeps);
+    checkOrigin(req, actor.via === "key" ? "none" : actor.via);
+    const limit = options.bodyLimit === "import" ? s.config.maxImportBytes : s.config.maxBodyBytes;
+    return fn({
+      actor,
+      workspace: s.workspaceFor(actor),
+      services: s,
+      json: (schema) => readJson(req, schema, limit),
+    });
+  });
+}
+
+/** Public routes (health, the OpenAPI document): only the Host is checked. */
+export function publicRoute(req: Request, fn: (s: Services) => Promise<Response>) {
+  return handle(async () => {
+    const s = await services();
+    checkHost(req, s.config);
+    return fn(s);
+  });
+}

@@ -1,0 +1,30 @@
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import type { Actor } from "../auth/actor";
+import { signedInActor } from "../auth/authenticate";
+import type { Workspace } from "../dispatcher/workspace";
+import { services } from "./services";
+
+/** Who is viewing a page or calling a server action, or null when nobody is signed in. */
+export async function viewer(): Promise<Actor | null> {
+  const s = await services();
+  return signedInActor(await headers(), s.authDeps);
+}
+
+/** True until the first account exists (the home page then sends visitors to sign-up). */
+export async function firstRun(): Promise<boolean> {
+  const s = await services();
+  return s.config.auth && (await s.database.db.user.count()) === 0;
+}
+
+/**
+ * The signed-in viewer's workspace for a page; anyone else is sent to sign-in (or to
+ * sign-up on first run) and comes back to `returnTo` afterwards.
+ */
+export async function requireViewer(returnTo: string): Promise<Workspace> {
+  const actor = await viewer();
+  if (!actor) {
+    redirect((await firstRun()) ? "/sign-up" : `/sign-in?next=${encodeURIComponent(returnTo)}`);
+  }
+  return (await services()).workspaceFor(actor);
+}

@@ -1,0 +1,124 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * The app's route handlers, called in-process with real Requests (no server): the same
+ * modules `next start` serves, found by walking app/api.
+ */
+
+type Handler = (
+  req: Request,
+  ctx: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response> | Response;
+type Method = "GET" | "POST" | "PATCH" | "DELETE";
+type RouteModule = Partial<Record<Method, Handler>>;
+
+const ROUTES_DIR = path.resolve("app/api");
+/** The origin the test requests claim; its Host is one the edge guard accepts. */
+export const ORIGIN = "http://127.0.0.1:3000";
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((e) => {
+    const full = path.join(dir, e);
+    return statSync(full).isDirectory() ? routeFiles(full) : e === "route.ts" ? [full] : [];
+  });
+}
+
+/** `app/api/sessions/[id]/route.ts` → `/api/sessions/{id}` (a catch-all keeps `[...x]`). */
+function apiPath(file: string): string {
+  const rel = path.relative(ROUTES_DIR, path.dirname(file)).replace(/\[(\w+)\]/g, "{$1}");
+  return rel ? `/api/${rel}` : "/api";
+}
+
+export interface CallOptions {
+  readonly headers?: Record<string, string>;
+  /** Raw body text (sent as is) instead of JSON. */
+  readonly raw?: string;
+}
+
+export interface CallResult {
+  readonly status: number;
+  readonly json: Record<string, unknown>;
+  readonly text: string;
+  readonly type: string;
+  readonly headers: Headers;
+}
+
+export class Routes {
+  private constructor(readonly modules: Map<string, RouteModule>) {}
+
+  static async load(): Promise<Routes> {
+    const modules = new Map<string, RouteModule>();
+    for (const file of routeFiles(ROUTES_DIR))
+      modules.set(apiPath(file), (await import(file)) as RouteModule);
+    return new Routes(modules);
+  }
+
+  /** Every routed `METHOD /path` (catch-alls excluded). */
+  routed(): string[] {
+    return [...this.modules.entries()]
+      .filter(([p]) => !p.includes("[..."))
+      .flatMap(([p, mod]) =>
+        (["GET", "POST", "PATCH", "DELETE"] as const)
+          .filter((m) => typeof mod[m] === "function")
+          .map((m) => `${m} ${p}`),
+      );
+  }
+
+  /**
+   * Calls a route as a same-origin browser or script would: JSON body type and this
+   * server's Host; `options.headers` add or override (a cookie, a key, another Origin).
+   */
+  async call(method: Method, url: string, body?: unknown, options: CallOptions = {}) {
+    const pathname = url.split("?")[0] ?? "";
+    const [template, params] = this.match(pathname);
+    const handler = this.modules.get(template)?.[method];
+    if (!handler) throw new Error(`${method} ${template} is not routed`);
+    const headers: Record<string, string> = {
+      host: new URL(ORIGIN).host,
+      "content-type": "application/json",
+      ...options.headers,
+    };
+    const init: RequestInit = { method, headers };
+    if (method === "GET") {
+      // A GET carries no body.
+    } else if (options.raw !== undefined) init.body = options.raw;
+    else if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+    const res = await handler(new Request(`${ORIGIN}${url}`, init), {
+      params: Promise.resolve(params),
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    return {
+      status: res.status,
+      json: json as Record<string, unknown>,
+      text,
+      type: res.headers.get("content-type") ?? "",
+      headers: res.headers,
+    } satisfies CallResult;
+  }
+
+  private match(pathname: string): [string, Record<string, string | string[]>] {
+    for (const template of this.modules.keys()) {
+      const catchAll = /\{\.\.\.(\w+)\}|\[\.\.\.(\w+)\]/.exec(template);
+      const pattern = template.replace(/\[\.\.\.\w+\]/, "(.+)").replace(/\{\w+\}/g, "([^/]+)");
+      const m = new RegExp(`^${pattern}$`).exec(pathname);
+      if (!m) continue;
+      const names = [...template.matchAll(/\{(\w+)\}|\[\.\.\.(\w+)\]/g)].map(
+        (x) => (x[1] ?? x[2]) as string,
+      );
+      const params: Record<string, string | string[]> = {};
+      names.forEach((n, i) => {
+        const v = decodeURIComponent(m[i + 1] ?? "");
+        params[n] = catchAll && n === (catchAll[1] ?? catchAll[2]) ? v.split("/") : v;
+      });
+      return [template, params];
+    }
+    throw new Error(`no route for ${pathname}`);
+  }
+}
