@@ -16,6 +16,8 @@ async function send(page: Page, text: string) {
   // The offline model's reply names the last user message; wait until it is sealed.
   await expect(page.locator("article.msg-assistant").last()).toContainText(text.slice(0, 40));
   await expect(page.locator(".msg-status.streaming")).toHaveCount(0);
+  // The turn is over once the composer offers Send again (the page has caught up).
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
 }
 
 test("chat: send, stream, retry with sibling navigation, edit, graph and provenance", async ({

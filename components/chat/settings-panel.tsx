@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { SessionRecord } from "@/lib/engine/types";
+import { updateSessionAction } from "@/app/s/[id]/actions";
 import { useSession } from "@/components/session/session-context";
 
 interface ModelsAnswer {
@@ -48,14 +48,9 @@ export function SettingsPanel() {
       contextWindow: window.trim() ? Number(window) : null,
       keepRecentTokens: keep.trim() ? Number(keep) : null,
     };
-    const res = await fetch(`/api/sessions/${session.id}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ settings: next }),
-    });
-    const body = (await res.json()) as SessionRecord & { error?: { message: string } };
-    if (!res.ok) return setError(body.error?.message ?? "Could not save the settings.");
-    setSession(body);
+    const result = await updateSessionAction(session.id, { settings: next });
+    if (!result.ok) return setError(result.error.message);
+    setSession(result.value);
     setOpen(false);
   };
 

@@ -6,6 +6,15 @@ import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import { useSessionStoreApi } from "@/components/session/session-context";
 import { branchTip, versionsUnder } from "./branch-tip";
 import { readSse } from "./sse-client";
+import { unwrap } from "@/components/session/unwrap";
+import {
+  compactAction,
+  deleteBranchAction,
+  moveHeadAction,
+  sendToAction,
+  taskAction,
+  updateSessionAction,
+} from "@/app/s/[id]/actions";
 
 interface ApiError {
   error?: { code?: string; message?: string };
@@ -20,11 +29,9 @@ async function errorOf(res: Response): Promise<string> {
   }
 }
 
-async function api<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, {
-    ...init,
-    headers: { "content-type": "application/json", ...init?.headers },
-  });
+/** A read of the HTTP API (writes go through server actions or the streaming turn). */
+async function api<T>(url: string): Promise<T> {
+  const res = await fetch(url);
   if (!res.ok) throw new Error(await errorOf(res));
   return (await res.json()) as T;
 }
@@ -37,7 +44,8 @@ export interface TurnRequest {
 }
 
 /**
- * Every server operation the page performs. Results land in the one session store; the
+ * Every server operation the page performs: reads and the streaming turn over the HTTP API,
+ * every other write through a server action. Results land in the one session store; the
  * transcript and the graph re-render from it.
  */
 export function useSessionActions() {
@@ -45,7 +53,8 @@ export function useSessionActions() {
   const abort = useRef<AbortController | null>(null);
 
   return useMemo(() => {
-    const sessionUrl = () => `/api/sessions/${store.getState().session.id}`;
+    const sessionId = () => store.getState().session.id;
+    const sessionUrl = () => `/api/sessions/${sessionId()}`;
     const fail = (e: unknown) =>
       store.getState().setError(e instanceof Error ? e.message : String(e));
 
@@ -135,24 +144,16 @@ export function useSessionActions() {
       stop: () => abort.current?.abort(),
       checkout: async (nodeId: NodeId) => {
         try {
-          store.getState().setSession(
-            await api<SessionRecord>(`${sessionUrl()}/head`, {
-              method: "POST",
-              body: JSON.stringify({ nodeId, move: "checkout" }),
-            }),
-          );
+          store
+            .getState()
+            .setSession(unwrap(await moveHeadAction(sessionId(), { nodeId, move: "checkout" })));
         } catch (e) {
           fail(e);
         }
       },
       compact: () =>
         guarded("compact", async () => {
-          const r = await api<{
-            notice: string | null;
-            coveredCount: number;
-            tokensBefore: number;
-            tokensAfter: number;
-          }>(`${sessionUrl()}/compact`, { method: "POST" });
+          const r = unwrap(await compactAction(sessionId()));
           await refresh();
           store
             .getState()
@@ -163,25 +164,19 @@ export function useSessionActions() {
         }),
       task: (prompt: string) =>
         guarded("task", async () => {
-          await api(`${sessionUrl()}/tasks`, { method: "POST", body: JSON.stringify({ prompt }) });
+          unwrap(await taskAction(sessionId(), { prompt }));
           await refresh();
         }),
       sendTo: (targetSessionId: string, content: string) =>
         guarded("send", async () => {
-          await api(`${sessionUrl()}/send`, {
-            method: "POST",
-            body: JSON.stringify({ targetSessionId, content }),
-          });
+          unwrap(await sendToAction(sessionId(), { targetSessionId, content }));
           store.getState().setNotice(`Sent to session ${targetSessionId}.`);
         }),
       setModel: async (model: string): Promise<boolean> => {
         try {
-          store.getState().setSession(
-            await api<SessionRecord>(sessionUrl(), {
-              method: "PATCH",
-              body: JSON.stringify({ settings: { model } }),
-            }),
-          );
+          store
+            .getState()
+            .setSession(unwrap(await updateSessionAction(sessionId(), { settings: { model } })));
           store.getState().setNotice(`Model set to ${model} for this session.`);
           return true;
         } catch (e) {
@@ -191,9 +186,7 @@ export function useSessionActions() {
       },
       deleteBranch: async (tipId: NodeId) => {
         try {
-          const after = await api<SessionRecord>(`${sessionUrl()}/branches/${tipId}`, {
-            method: "DELETE",
-          });
+          const after = unwrap(await deleteBranchAction(sessionId(), tipId));
           await refresh();
           // HEAD fell back to the fork point; show the surviving version's latest turn there,
           // as a user expects after deleting one of two versions.
@@ -206,12 +199,10 @@ export function useSessionActions() {
           const versions = head ? versionsUnder(head, childrenOf) : [];
           const latest = versions.at(-1);
           if (latest) {
-            store.getState().setSession(
-              await api<SessionRecord>(`${sessionUrl()}/head`, {
-                method: "POST",
-                body: JSON.stringify({ nodeId: branchTip(latest, childrenOf), move: "checkout" }),
-              }),
-            );
+            const nodeId = branchTip(latest, childrenOf);
+            store
+              .getState()
+              .setSession(unwrap(await moveHeadAction(sessionId(), { nodeId, move: "checkout" })));
           }
         } catch (e) {
           fail(e);

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { deleteSessionAction } from "@/app/s/[id]/actions";
 
 /** Deletes a session (all its branches) after a confirmation. */
 export function DeleteSessionButton({ id, title }: { id: string; title: string }) {
@@ -17,10 +18,10 @@ export function DeleteSessionButton({ id, title }: { id: string; title: string }
         if (!window.confirm(`Delete "${title}" and every branch in it? This cannot be undone.`))
           return;
         setBusy(true);
-        const res = await fetch(`/api/sessions/${id}`, { method: "DELETE" });
+        const result = await deleteSessionAction(id);
         setBusy(false);
-        if (res.ok) router.refresh();
-        else window.alert("The session could not be deleted.");
+        if (result.ok) router.refresh();
+        else window.alert(`The session could not be deleted: ${result.error.message}`);
       }}
     >
       ×

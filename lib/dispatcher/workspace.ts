@@ -23,6 +23,8 @@ export interface WorkspaceDeps {
   readonly bus: EventBus;
   readonly newNodeId: () => NodeId;
   readonly now: () => Date;
+  /** False with the offline model, which offers no other model to pick. */
+  readonly modelChoice: boolean;
 }
 
 /** A settings patch: `null` clears an override (the server-wide default applies again). */
@@ -70,6 +72,12 @@ export class Workspace {
   ): Promise<SessionRecord> {
     let session = await this.session(id);
     const { store, bus } = this.deps;
+    if (typeof patch.settings?.model === "string" && !this.deps.modelChoice) {
+      throw new EngineError(
+        "invalid_request",
+        "Only the offline model is available: configure OPENAI_BASE_URL (and OPENAI_API_KEY) to choose models.",
+      );
+    }
     if (patch.title !== undefined) session = await store.renameSession(id, patch.title);
     const next = patch.settings;
     if (next !== undefined) {
@@ -103,6 +111,16 @@ export class Workspace {
   async *turn(input: TurnInput): AsyncGenerator<TurnEvent, TurnResult> {
     await this.own(input.sessionId);
     return yield* this.deps.dispatcher.turn(input);
+  }
+
+  /** `checkout` (any conversation node) or `rewind` (back along HEAD's spine). */
+  moveHead(
+    id: SessionId,
+    input: { nodeId: NodeId; move: "checkout" | "rewind" },
+  ): Promise<SessionRecord> {
+    return input.move === "rewind"
+      ? this.rewind(id, input.nodeId)
+      : this.checkout(id, input.nodeId);
   }
 
   async checkout(id: SessionId, nodeId: NodeId): Promise<SessionRecord> {

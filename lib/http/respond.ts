@@ -12,16 +12,25 @@ function isZodError(e: unknown): e is z.ZodError {
   return e instanceof z.ZodError || (e instanceof Error && e.name === "ZodError" && "issues" in e);
 }
 
-/** Maps anything thrown inside a route to a typed JSON error; logs only the unexpected. */
-export function toErrorResponse(e: unknown): Response {
-  if (isEngineError(e)) return errorResponse(e.code, e.message);
+/**
+ * The catalogue code and message for anything thrown by a route or a server action; logs
+ * only the unexpected (whose details stay on the server).
+ */
+export function toErrorBody(e: unknown): { code: ErrorCode; message: string } {
+  if (isEngineError(e)) return { code: e.code, message: e.message };
   if (isZodError(e)) {
     const issue = e.issues[0];
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    return errorResponse("invalid_request", `${where}${issue?.message ?? "invalid request"}`);
+    return { code: "invalid_request", message: `${where}${issue?.message ?? "invalid request"}` };
   }
   console.error("[spindle] unexpected error", e);
-  return errorResponse("internal", "Something went wrong on the server.");
+  return { code: "internal", message: "Something went wrong on the server." };
+}
+
+/** Maps anything thrown inside a route to a typed JSON error. */
+export function toErrorResponse(e: unknown): Response {
+  const { code, message } = toErrorBody(e);
+  return errorResponse(code, message);
 }
 
 /** Runs a route body, turning thrown errors into typed JSON errors. */

@@ -98,6 +98,7 @@ async function build(): Promise<Services> {
     bus,
     newNodeId: () => newNodeId(),
     now: () => new Date(),
+    modelChoice: providers.describe().kind !== "offline",
   };
   return {
     config: cfg,

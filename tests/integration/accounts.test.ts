@@ -321,6 +321,22 @@ describeEachDatabase("[R76] accounts and ownership", (kind) => {
     expect((await signIn("bob@example.com", PASSWORD, "10.3.0.1")).status).toBe(200);
   });
 
+  it("[R78] an expired sign-in answers 401", async () => {
+    const fresh = await signIn("alice@example.com", PASSWORD, "10.5.0.1");
+    expect(fresh.status).toBe(200);
+    const headers = { origin: ORIGIN, cookie: cookieOf(fresh.headers) };
+    expect((await routes.call("GET", "/api/sessions", undefined, { headers })).status).toBe(200);
+    const { database } = await services();
+    const token = fresh.json["token"] as string;
+    await database.db.authSession.update({
+      where: { token },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    const expired = await routes.call("GET", "/api/sessions", undefined, { headers });
+    expect(expired.status).toBe(401);
+    expect(expired.json).toMatchObject({ error: { code: "unauthenticated" } });
+  });
+
   it("[R78] a disabled account's cookie and keys stop working", async () => {
     const key = (await routes.call("POST", "/api/keys", { name: "bob" }, { headers: bob })).json[
       "key"

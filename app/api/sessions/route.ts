@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { guarded } from "@/lib/http/guard";
+import { createSessionSchema } from "@/lib/http/schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -16,11 +17,9 @@ export function GET(req: Request) {
   });
 }
 
-const createBody = z.object({ title: z.string().max(200).optional() });
-
 export function POST(req: Request) {
   return guarded(req, async ({ workspace, json }) => {
-    const { title } = await json(createBody);
+    const { title } = await json(createSessionSchema);
     return Response.json(await workspace.create(title === undefined ? {} : { title }), {
       status: 201,
     });

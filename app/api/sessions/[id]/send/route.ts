@@ -1,17 +1,15 @@
-import { z } from "zod";
 import { guarded } from "@/lib/http/guard";
 import { turnResultResponse } from "@/lib/http/turn-response";
-import { sessionIdField, sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { sendSchema } from "@/lib/http/schemas";
 
 export const dynamic = "force-dynamic";
-
-const body = z.object({ targetSessionId: sessionIdField, content: z.string() });
 
 /** A cross-session send: a turn at the target's HEAD, which it advances. */
 export function POST(req: Request, ctx: RouteContext<"id">) {
   return guarded(req, async ({ workspace, json }) => {
     const id = sessionIdParam((await ctx.params).id);
-    const { targetSessionId, content } = await json(body);
+    const { targetSessionId, content } = await json(sendSchema);
     const result = await workspace.sendToSession({
       sourceSessionId: id,
       targetSessionId,

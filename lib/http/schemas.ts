@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { nodeIdField, sessionIdField } from "./params";
+
+/**
+ * The request schemas shared by the route handlers (scripts) and the server actions (the
+ * browser): one schema per operation, so both doors accept exactly the same input.
+ */
+
+export const sessionSettingsSchema = z
+  .object({
+    // null clears an override (the server-wide default applies again).
+    model: z.string().trim().min(1).max(200).nullable().optional(),
+    contextWindow: z
+      .number()
+      .int()
+      .min(256, "The context window must be at least 256 tokens.")
+      .max(10_000_000, "The context window can be at most 10,000,000 tokens.")
+      .nullable()
+      .optional(),
+    keepRecentTokens: z
+      .number()
+      .int()
+      .min(0, "Keep recent cannot be negative.")
+      .max(10_000_000, "Keep recent can be at most 10,000,000 tokens.")
+      .nullable()
+      .optional(),
+    autoCompact: z.boolean().nullable().optional(),
+  })
+  .strict();
+
+/** `PATCH /api/sessions/:id`: rename and settings. */
+export const sessionPatchSchema = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    settings: sessionSettingsSchema.optional(),
+  })
+  .strict();
+
+/** `POST /api/sessions/:id/head`. */
+export const headMoveSchema = z.object({
+  nodeId: nodeIdField,
+  move: z.enum(["checkout", "rewind"]).default("checkout"),
+});
+
+/** `POST /api/sessions/:id/tasks`. */
+export const taskSchema = z.object({ prompt: z.string(), callerId: nodeIdField.optional() });
+
+/** `POST /api/sessions/:id/send`. */
+export const sendSchema = z.object({ targetSessionId: sessionIdField, content: z.string() });
+
+/** `POST /api/sessions`. */
+export const createSessionSchema = z.object({ title: z.string().max(200).optional() });
