@@ -28,7 +28,11 @@ export type CutResult =
  * - the kept tail `view[c..]` fits `keepRecentTokens` (counted as in {@link contextTokens});
  * - it starts at a user turn, or is empty (the boundary before the next user message);
  * - every summary in the view lands on the covered side;
- * - no assistant tool call is separated from a tool result answering it.
+ * - no assistant tool call is separated from a tool result answering it;
+ * - an assistant whose tool calls are not all answered yet stays kept (its results will land
+ *   under it: covering it would leave them hanging off a summarised turn);
+ * - the newest user message stays kept (the model must answer the question, not a summary
+ *   of it).
  *
  * The chosen cut is the smallest valid one: the longest tail that fits, snapped forward.
  * When that cut covers no turn beyond the previous summary there is nothing to compact.
@@ -63,13 +67,29 @@ export function findCutIndex(
     }
   });
 
+  // The last cut allowed by the two "stays kept" rules.
+  const answered = new Set(view.flatMap((m) => (m.toolCallId === undefined ? [] : [m.toolCallId])));
+  let maxCut = n;
+  view.forEach((message, i) => {
+    if (i === 0) return;
+    if (message.kind === "user") maxCut = i;
+  });
+  const pending = view.findIndex(
+    (m, i) => i > 0 && (m.toolCalls ?? []).some((call) => !answered.has(call.id)),
+  );
+  if (pending > 0) maxCut = Math.min(maxCut, pending);
+
   const budget = Math.max(0, keepRecentTokens);
+  // The structural rules (user-turn boundary, summaries covered, tool pairs whole) decide
+  // which cuts are allowed at all; the budget picks among them.
+  const allowed = new Array<boolean>(n + 1).fill(false);
   let open = 0;
-  for (let c = 1; c <= n; c += 1) {
+  for (let c = 1; c <= maxCut; c += 1) {
     open += blocked[c] ?? 0;
-    const fits = (suffix[c] ?? 0) <= budget;
     const atUserTurn = c === n || view[c]?.kind === "user";
-    if (!fits || !atUserTurn || c <= lastSummary || open > 0) continue;
+    allowed[c] = atUserTurn && c > lastSummary && open <= 0;
+  }
+  const cutAt = (c: number): CutResult => {
     const coversNewTurn = view.slice(1, c).some((message) => message.kind !== "summary");
     if (!coversNewTurn) return { kind: "nothing_to_compact", reason: "nothing_new" };
     return {
@@ -78,7 +98,15 @@ export function findCutIndex(
       coveredTokens: tokens((suffix[1] ?? 0) - (suffix[c] ?? 0)),
       keptTokens: tokens(suffix[c] ?? 0),
     };
+  };
+  // The longest tail that fits…
+  for (let c = 1; c <= maxCut; c += 1) {
+    if (allowed[c] && (suffix[c] ?? 0) <= budget) return cutAt(c);
   }
-  // Unreachable: the empty tail (c = n) satisfies every rule.
+  // …or, when what must stay kept is already over the budget, the shortest allowed tail.
+  for (let c = maxCut; c >= 1; c -= 1) {
+    if (allowed[c]) return cutAt(c);
+  }
+  // No cut satisfies every rule (the turns that must stay kept already fill the window).
   return { kind: "nothing_to_compact", reason: "nothing_new" };
 }

@@ -26,15 +26,36 @@ describe("findCutIndex (compaction.md §4 step 2)", () => {
     expect(findCutIndex(view, 4 * M)).toMatchObject({ kind: "cut", index: 5 });
   });
 
-  it("[R45] when not even the last turn fits, the tail is empty and everything is covered", () => {
+  it("[R81] when not even the last turn fits, the newest user message is still kept", () => {
     const view = eight().render("a4").messages;
     expect(findCutIndex(view, M + 1)).toEqual({
       kind: "cut",
-      index: 9,
-      coveredTokens: 8 * M,
-      keptTokens: 0,
+      index: 7,
+      coveredTokens: 6 * M,
+      keptTokens: 2 * M,
     });
-    expect(findCutIndex(view, -5)).toMatchObject({ kind: "cut", index: 9 });
+    expect(findCutIndex(view, -5)).toMatchObject({ kind: "cut", index: 7 });
+    // A spine ending at a large new question: the question is never summarised away.
+    const asking = ledger().chain("R", "u1 a1 u2 a2 u3").render("u3").messages;
+    const cut = findCutIndex(asking, 0);
+    expect(cut).toMatchObject({ kind: "cut", index: 5 });
+    expect(asking[5]?.id).toBe("u3");
+  });
+
+  it("[R81] with only the newest question left uncovered there is nothing to compact", () => {
+    const view = ledger().chain("R", "u1").render("u1").messages;
+    expect(findCutIndex(view, 0)).toEqual({ kind: "nothing_to_compact", reason: "nothing_new" });
+  });
+
+  it("[R82] an assistant whose tool call has no result yet is never covered", () => {
+    // During /task HEAD is the caller, whose call is unanswered: it stays in the kept tail.
+    const l = ledger().chain("R", "u1 a1 u2");
+    l.add("c", "assistant", "u2", { toolCalls: ["call1"] });
+    const view = l.render("c").messages;
+    expect(view.map((m) => m.id)).toEqual(["R", "u1", "a1", "u2", "c"]);
+    const cut = findCutIndex(view, 0);
+    expect(cut).toMatchObject({ kind: "cut", index: 3 });
+    expect(view.slice(3).map((m) => m.id)).toEqual(["u2", "c"]);
   });
 
   it("[R46] the previous summary always lands on the covered side", () => {
@@ -74,7 +95,10 @@ describe("findCutIndex (compaction.md §4 step 2)", () => {
     l.chain("t2", "a2");
     const view = l.render("a2").messages;
     const cut = findCutIndex(view, 3 * M);
-    expect(cut).toMatchObject({ kind: "cut", index: view.length });
+    // No cut inside the loop; past it the newest question (u3) would be covered ([R81]), so
+    // the whole loop stays kept.
+    expect(cut).toMatchObject({ kind: "cut", index: 3 });
+    expect(view[3]?.id).toBe("u2");
   });
 
   it("[R48] nothing to compact when the tail that fits holds every uncovered turn", () => {
