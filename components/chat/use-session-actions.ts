@@ -153,7 +153,13 @@ export function useSessionActions() {
       },
       compact: () =>
         guarded("compact", async () => {
-          const r = unwrap(await compactAction(sessionId()));
+          let result = await compactAction(sessionId());
+          // Another tab's compaction landed while this one was summarising: plan once more
+          // against the new summary (it may now find nothing to do).
+          if (!result.ok && result.error.code === "compaction_conflict") {
+            result = await compactAction(sessionId());
+          }
+          const r = unwrap(result);
           await refresh();
           store
             .getState()

@@ -171,6 +171,9 @@ export class Compactor implements TurnCompaction {
       if (latch) await this.deps.store.updateMeta(session.id, (m) => withoutLatch(m));
       return result.summary !== null;
     } catch (e) {
+      // Another tab's compaction landed first: the room is made, and the turn renders with
+      // that summary (it reads the meta it is claimed under).
+      if (isEngineError(e) && e.code === "compaction_conflict") return false;
       // A failed auto-compaction never blocks the turn; it latches until the context grew.
       const message = e instanceof Error ? e.message : String(e);
       this.deps.bus.publish(session.id, {
@@ -225,6 +228,12 @@ export class Compactor implements TurnCompaction {
     const { node } = await this.deps.store.append({
       sessionId: session.id,
       ...draft,
+      // The plan was made from `session` seconds ago (the summariser ran since): it lands
+      // only if no other compaction or branch delete changed what it summarised.
+      expectSummary: {
+        lastSummaryId: session.meta._last_summary_id ?? null,
+        coversIds: plan.coversIds,
+      },
       metaAfter: (meta, summary) =>
         withoutLatch(metaAfterCompaction(meta, summary.id, summary.content)),
     });

@@ -121,7 +121,7 @@ export class Dispatcher {
 
     let user: LedgerNode | null = null;
     let compactedThisTurn = false;
-    let placeholder: LedgerNode | undefined;
+    let opened: { reply: LedgerNode; meta: SessionRecord["meta"] } | undefined;
     let replyParent = plan.predecessorId;
     if (plan.writesUserNode && content !== undefined) {
       compactedThisTurn =
@@ -130,7 +130,7 @@ export class Dispatcher {
           plan.predecessorId,
           this.deps.count(content, model) + MESSAGE_OVERHEAD_TOKENS,
         )) ?? false;
-      const opened = await writer.openTurn(plan.predecessorId, content, {
+      const claim = await writer.openTurn(plan.predecessorId, content, {
         forkMovesHead: plan.forkMovesHead,
         // Only a send "at HEAD" depends on where HEAD is; forks name their anchor.
         ...(input.mode === "send" && input.parentId === undefined
@@ -138,8 +138,8 @@ export class Dispatcher {
           : {}),
         replyMetadata: { model },
       });
-      user = opened.user;
-      placeholder = opened.reply;
+      user = claim.user;
+      opened = { reply: claim.reply, meta: claim.meta };
       yield { type: "node", node: user };
       replyParent = user.id;
     }
@@ -147,14 +147,13 @@ export class Dispatcher {
       store,
       provider: this.deps.providers.chat,
       writer,
-      // Only a compaction before the turn changed the meta the rendering reads.
-      session: compactedThisTurn ? await store.getSession(session.id) : session,
+      session,
       model,
       parentId: replyParent,
       signal: input.signal,
       compaction: this.deps.compaction,
       compactedThisTurn,
-      ...(placeholder ? { opened: placeholder } : {}),
+      ...(opened ? { opened } : {}),
       flushMs: this.deps.flushMs ?? 250,
       keepAliveMs: this.deps.keepAliveMs ?? 5_000,
       ...(plan.writesUserNode ? {} : { forkMovesHead: plan.forkMovesHead, exclusive: true }),

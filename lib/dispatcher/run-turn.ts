@@ -1,6 +1,7 @@
 import { isEngineError } from "../engine/errors";
 import type { NodeId } from "../engine/ids";
-import type { LedgerNode, NodeMetadata, SessionRecord } from "../engine/types";
+import type { LedgerNode, NodeMetadata, SessionMeta, SessionRecord } from "../engine/types";
+import type { RenderedContext } from "../engine/render-context";
 import { overflowDecision } from "../engine/overflow-decision";
 import { isProviderError } from "../llm/provider-error";
 import type { ChatProvider, FinishReason, Usage } from "../llm/types";
@@ -44,8 +45,11 @@ export interface ReplyOptions {
   readonly keepAliveMs: number;
   /** Auto-compaction already ran for this turn: an overflow then ends the turn ([R58]). */
   readonly compactedThisTurn?: boolean;
-  /** The placeholder, when the turn opened it together with the user node. */
-  readonly opened?: LedgerNode;
+  /**
+   * The placeholder, when the turn opened it together with the user node, and the session
+   * meta it was claimed under (the rendering must use that meta's active summary).
+   */
+  readonly opened?: { readonly reply: LedgerNode; readonly meta: SessionMeta };
   /** A retry opens its fork with the reply itself. */
   readonly forkMovesHead?: boolean;
   readonly exclusive?: boolean;
@@ -67,21 +71,33 @@ const GIVE_UP_AFTER_FAILED_COMPACTION =
  */
 export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEvent, LedgerNode> {
   const { store, writer, session, parentId } = options;
-  let rendered = await loadRendering(store, session, parentId);
+  let rendered: RenderedContext;
   let reply: LedgerNode;
+  // A turn renders with the meta it was claimed under, not the one read when it started:
+  // another tab or instance may have compacted meanwhile ([R84]).
   if (options.opened) {
     // The placeholder was opened with the user node (one transaction); stamp its reads now.
-    reply = options.opened;
-    await writer.stampReads(reply.id, rendered.ids);
-    reply = { ...reply, reads: rendered.ids };
+    const claimed = { ...session, meta: options.opened.meta };
+    rendered = await loadRendering(store, claimed, parentId);
+    await writer.stampReads(options.opened.reply.id, rendered.ids);
+    reply = { ...options.opened.reply, reads: rendered.ids };
   } else {
-    reply = await writer.openReply(parentId, {
+    // Rendered before the claim (so the placeholder carries its reads at once), and again
+    // only in the rare case that the claim saw another active summary.
+    rendered = await loadRendering(store, session, parentId);
+    const opened = await writer.openReply(parentId, {
       reads: rendered.ids,
       metadata: { model: options.model },
       callerId: options.callerId ?? null,
       ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
       ...(options.exclusive ? { exclusive: true } : {}),
     });
+    reply = opened.reply;
+    if (opened.meta._last_summary_id !== session.meta._last_summary_id) {
+      rendered = await loadRendering(store, { ...session, meta: opened.meta }, parentId);
+      await writer.stampReads(reply.id, rendered.ids);
+      reply = { ...reply, reads: rendered.ids };
+    }
   }
   yield { type: "node", node: reply };
 

@@ -1,6 +1,6 @@
 import type { EventBus } from "../events/session-event";
 import type { NodeId, SessionId, Tokens } from "../engine/ids";
-import type { LedgerNode, NodeMetadata } from "../engine/types";
+import type { LedgerNode, NodeMetadata, SessionMeta } from "../engine/types";
 import type { SessionStore } from "../store/session-store";
 
 export interface TurnWriterDeps {
@@ -57,7 +57,7 @@ export class TurnWriter {
       expectedHeadId?: NodeId | null;
       replyMetadata: NodeMetadata;
     },
-  ): Promise<{ user: LedgerNode; reply: LedgerNode }> {
+  ): Promise<{ user: LedgerNode; reply: LedgerNode; meta: SessionMeta }> {
     const result = await this.deps.store.append({
       predecessorId,
       kind: "user",
@@ -83,7 +83,7 @@ export class TurnWriter {
         move: result.node.predecessorId === result.previousHeadId ? "send" : "fork",
       });
     }
-    return { user: result.node, reply };
+    return { user: result.node, reply, meta: result.meta };
   }
 
   /** Stamps the reply's provenance once its prompt is rendered. */
@@ -124,7 +124,10 @@ export class TurnWriter {
     });
   }
 
-  /** Opens the streaming reply placeholder; its text is filled in batches, then sealed. */
+  /**
+   * Opens the streaming reply placeholder (its text is filled in batches, then sealed) and
+   * answers the session meta it was claimed under.
+   */
   async openReply(
     predecessorId: NodeId,
     options: {
@@ -135,8 +138,8 @@ export class TurnWriter {
       forkMovesHead?: boolean;
       exclusive?: boolean;
     },
-  ): Promise<LedgerNode> {
-    return this.append({
+  ): Promise<{ reply: LedgerNode; meta: SessionMeta }> {
+    return this.appendWithMeta({
       ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
       ...(options.exclusive ? { exclusive: true } : {}),
       predecessorId,
@@ -180,7 +183,13 @@ export class TurnWriter {
   private async append(
     input: Omit<Parameters<SessionStore["append"]>[0], "sessionId" | "advanceHead">,
   ): Promise<LedgerNode> {
-    const { node, headMoved, previousHeadId } = await this.deps.store.append({
+    return (await this.appendWithMeta(input)).reply;
+  }
+
+  private async appendWithMeta(
+    input: Omit<Parameters<SessionStore["append"]>[0], "sessionId" | "advanceHead">,
+  ): Promise<{ reply: LedgerNode; meta: SessionMeta }> {
+    const { node, headMoved, previousHeadId, meta } = await this.deps.store.append({
       ...input,
       sessionId: this.sessionId,
       advanceHead: this.advanceHead,
@@ -194,6 +203,6 @@ export class TurnWriter {
         move: node.predecessorId === previousHeadId ? "send" : "fork",
       });
     }
-    return node;
+    return { reply: node, meta };
   }
 }

@@ -56,6 +56,10 @@ const CATALOGUE = {
     message: "Compaction would run again within a few turns; the window is too small.",
   },
   conflict: { status: 409, message: "The ledger changed underneath this request." },
+  compaction_conflict: {
+    status: 409,
+    message: "The session changed while its summary was being written; nothing was written.",
+  },
 
   // Bad input.
   empty_content: { status: 400, message: "The message is empty." },

@@ -63,6 +63,15 @@ export interface AppendInput {
    * turn is claimed (`exclusive`) atomically with its first write.
    */
   readonly placeholder?: { readonly metadata: NodeMetadata; readonly leaseMs: number };
+  /**
+   * A compaction's compare-and-swap: the summary lands only if, under the write lock,
+   * `_last_summary_id` is still the one the plan read and every id it covers still exists.
+   * Otherwise nothing is written (`compaction_conflict`).
+   */
+  readonly expectSummary?: {
+    readonly lastSummaryId: NodeId | null;
+    readonly coversIds: readonly NodeId[];
+  };
 }
 
 export interface AppendResult {
@@ -74,6 +83,11 @@ export interface AppendResult {
   readonly placeholder?: LedgerNode;
   /** Whether HEAD ended on the placeholder. */
   readonly headOnPlaceholder?: boolean;
+  /**
+   * The session's meta as this write left it, read under the same lock: what a turn claimed
+   * by this write must render with (the active summary of that moment).
+   */
+  readonly meta: SessionMeta;
 }
 
 export interface SealInput {
@@ -89,6 +103,9 @@ export interface SessionPage {
   readonly sessions: readonly SessionRecord[];
   readonly nextCursor: string | null;
 }
+
+/** Ids per `IN (…)` list: well under SQLite's bound-parameter limit. */
+const COUNT_CHUNK = 500;
 
 /** The default system prompt, stored as each session's ROOT content. */
 export const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
@@ -346,6 +363,7 @@ export class SessionStore {
           );
         }
       }
+      if (input.expectSummary) await this.checkSummaryBase(tx, session, input.expectSummary);
       const now = this.deps.now();
       if (input.expectedHeadId !== undefined && session.headId !== input.expectedHeadId) {
         throw new EngineError(
@@ -431,9 +449,9 @@ export class SessionStore {
         });
         if (extends_) head = placeholderId;
       }
-      const meta = input.metaAfter
-        ? encodeJson(input.metaAfter(sessionFromRow(session).meta, node))
-        : undefined;
+      const metaBefore = sessionFromRow(session).meta;
+      const metaAfter = input.metaAfter ? input.metaAfter(metaBefore, node) : undefined;
+      const meta = metaAfter ? encodeJson(metaAfter) : undefined;
       if (head !== null || meta !== undefined) {
         await tx.session.update({
           where: { id: input.sessionId },
@@ -448,6 +466,7 @@ export class SessionStore {
         headMoved,
         previousHeadId: session.headId === null ? null : asNodeId(session.headId),
         ...(placeholder ? { placeholder, headOnPlaceholder: head === placeholder.id } : {}),
+        meta: metaAfter ?? metaBefore,
       };
     });
   }
@@ -597,6 +616,33 @@ export class SessionStore {
         throw new EngineError("session_not_found", `No session ${id}.`);
       }
       throw e;
+    }
+  }
+
+  private async checkSummaryBase(
+    tx: Tx,
+    row: Parameters<typeof sessionFromRow>[0],
+    expected: NonNullable<AppendInput["expectSummary"]>,
+  ): Promise<void> {
+    const current = sessionFromRow(row).meta._last_summary_id ?? null;
+    if (current !== expected.lastSummaryId) {
+      throw new EngineError(
+        "compaction_conflict",
+        "Another compaction of this session finished first; nothing was written.",
+      );
+    }
+    const ids = [...new Set(expected.coversIds)];
+    let present = 0;
+    for (let i = 0; i < ids.length; i += COUNT_CHUNK) {
+      present += await tx.node.count({
+        where: { sessionId: row.id, id: { in: ids.slice(i, i + COUNT_CHUNK) } },
+      });
+    }
+    if (present !== ids.length) {
+      throw new EngineError(
+        "compaction_conflict",
+        "Part of the conversation being summarised was deleted meanwhile; nothing was written.",
+      );
     }
   }
 

@@ -33,6 +33,7 @@ describe("error catalogue", () => {
       compaction_not_needed: 409,
       compaction_thrash: 409,
       conflict: 409,
+      compaction_conflict: 409,
       empty_content: 400,
       content_too_large: 413,
       invalid_request: 400,
