@@ -4,6 +4,7 @@ import { PrismaClient as SqliteClient } from "../generated/prisma/client";
 import { PrismaClient as PgClient } from "../generated/prisma-pg/client";
 import { databaseKindOf, type DatabaseKind } from "../config/env";
 import { ensureSqliteDirectory } from "./paths";
+import { serializedAdapter } from "./serialized-adapter";
 
 /**
  * The two generated clients share one set of models, so one type serves both; each database
@@ -34,7 +35,9 @@ export async function openDatabase(url: string): Promise<Database> {
     return { db, kind, url, close: () => db.$disconnect() };
   }
   ensureSqliteDirectory(url);
-  const adapter = new PrismaBetterSqlite3({ url, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  const adapter = serializedAdapter(
+    new PrismaBetterSqlite3({ url, timeout: SQLITE_BUSY_TIMEOUT_MS }),
+  );
   const db = new SqliteClient({ adapter });
   await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await db.$queryRawUnsafe(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);

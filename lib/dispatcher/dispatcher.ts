@@ -132,8 +132,11 @@ export class Dispatcher {
         )) ?? false;
       const claim = await writer.openTurn(plan.predecessorId, content, {
         forkMovesHead: plan.forkMovesHead,
-        // Only a send "at HEAD" depends on where HEAD is; forks name their anchor.
-        ...(input.mode === "send" && input.parentId === undefined
+        // A send "at HEAD" (implicitly, or naming HEAD as its parent) depends on where HEAD
+        // is: if another tab moved it meanwhile, the turn is refused rather than landing on
+        // a branch nobody is looking at. Forks name another anchor and do not care.
+        ...(input.mode === "send" &&
+        (input.parentId === undefined || input.parentId === session.headId)
           ? { expectedHeadId: session.headId }
           : {}),
         replyMetadata: { model },

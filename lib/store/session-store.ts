@@ -352,6 +352,13 @@ export class SessionStore {
           `No node ${predecessorId} in session ${input.sessionId}.`,
         );
       }
+      // [R5], asserted where the write lands: nothing hangs off a summary or a notice.
+      if (isSideLeafKind(pred.kind as NodeKind)) {
+        throw new EngineError(
+          "invalid_target",
+          `Nothing can be appended under a ${pred.kind}: it is a side leaf.`,
+        );
+      }
       if (input.callerId) {
         const caller = await tx.node.count({
           where: { id: input.callerId, sessionId: input.sessionId },

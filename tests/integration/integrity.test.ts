@@ -148,4 +148,50 @@ describeEachDatabase("[R83] integrity of saves", (kind) => {
     expect(reply.reads.slice(0, 2)).toEqual([root, summaryId]);
     expect(reply.content).toMatch(/Summary: yes|summary stands in/i);
   });
+
+  it("[R86] the store refuses to append under a summary or a notice, whoever asks", async () => {
+    const { compactor, gated, sessionId } = await conversation(4);
+    gated.release();
+    const summary = (await compactor.compact(await store.getSession(sessionId))).summary;
+    expect(summary).not.toBeNull();
+    const before = (await store.nodes(sessionId)).length;
+    await expect(
+      store.append({
+        sessionId,
+        predecessorId: summary!.id,
+        kind: "user",
+        content: "under a summary",
+        status: "complete",
+        tokenCount: 1 as never,
+        advanceHead: true,
+      }),
+    ).rejects.toMatchObject({ code: "invalid_target" });
+    expect((await store.nodes(sessionId)).length).toBe(before);
+  });
+
+  it("[R86] a send naming HEAD as its parent is refused when HEAD moved before its claim", async () => {
+    const { dispatcher: plain, gated, sessionId } = await conversation(2);
+    gated.release();
+    const head = await headOf(store, sessionId);
+    const [first] = await store
+      .spine(sessionId, head)
+      .then((s) => s.filter((n) => n.kind === "user"));
+    // "Another tab" checks out an older turn between this send's start and its claim.
+    const otherTab: TurnCompaction = {
+      async beforeTurn() {
+        await plain.checkout(sessionId, first!.id);
+        return false;
+      },
+      onOverflow: () => Promise.resolve(false),
+    };
+    const { dispatcher } = testDispatcher(store, {
+      providers: offlineProviders(),
+      compaction: otherTab,
+    });
+    const before = (await store.nodes(sessionId)).length;
+    await expect(
+      dispatcher.runTurn({ sessionId, mode: "send", content: "at HEAD", parentId: head }),
+    ).rejects.toMatchObject({ code: "conflict" });
+    expect((await store.nodes(sessionId)).length).toBe(before);
+  });
 });
