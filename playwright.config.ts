@@ -61,7 +61,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && npx tsx scripts/migrate.ts deploy && npx next start -H 127.0.0.1 -p ${PORT}`,
+      command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && npx tsx scripts/migrate.ts deploy && npx tsx scripts/serve.ts`,
       env: appEnv,
       url: `http://127.0.0.1:${PORT}/api/health`,
       reuseExistingServer: false,

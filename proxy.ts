@@ -4,24 +4,36 @@ import { isAllowedHost, requestHost } from "./lib/http/edge";
 
 let publicUrl: string | undefined | null = null;
 
+/** Methods any route answers; anything else (TRACE, CONNECT…) is refused here. */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+const refuse = (status: number, code: string, message: string, headers?: HeadersInit) =>
+  NextResponse.json({ error: { code, message } }, { status, ...(headers ? { headers } : {}) });
+
 /**
  * The first check of every request, pages included: the Host must name this server, so a
- * DNS-rebinding page (its own domain pointed at 127.0.0.1) cannot read anything. Route
- * handlers repeat the check in their guard (lib/http/guard.ts).
+ * DNS-rebinding page (its own domain pointed at 127.0.0.1) cannot read anything (route
+ * handlers repeat the check in their guard, lib/http/guard.ts); an unknown method or a path
+ * that does not percent-decode is a clear 405/400 instead of a crash further in.
  */
 export function proxy(req: NextRequest) {
   if (publicUrl === null) publicUrl = parseConfig(process.env).publicUrl;
   if (!isAllowedHost(requestHost(req), publicUrl)) {
-    return NextResponse.json(
-      {
-        error: {
-          code: "misdirected_request",
-          message:
-            "This server does not answer for that host name; set SPINDLE_PUBLIC_URL to the address users open.",
-        },
-      },
-      { status: 421 },
+    return refuse(
+      421,
+      "misdirected_request",
+      "This server does not answer for that host name; set SPINDLE_PUBLIC_URL to the address users open.",
     );
+  }
+  if (!METHODS.has(req.method)) {
+    return refuse(405, "method_not_allowed", `${req.method} is not allowed.`, {
+      allow: [...METHODS].join(", "),
+    });
+  }
+  try {
+    decodeURIComponent(req.nextUrl.pathname);
+  } catch {
+    return refuse(400, "invalid_request", "The path is not valid percent-encoded UTF-8.");
   }
   return NextResponse.next();
 }

@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { isLoopbackHost } from "../config/env";
 import { EngineError } from "../engine/errors";
 import { checkHost, checkJsonBody, checkOrigin, readBodyText } from "../http/edge";
 import { errorResponse, handle } from "../http/respond";
+import { parseJsonText } from "../http/json-text";
 import { services } from "../server/services";
 
 /** Account requests are small; nothing under /api/auth needs more. */
@@ -10,12 +12,18 @@ const AUTH_BODY_LIMIT = 64 * 1024;
 const credentials = z.object({ email: z.string().max(320) }).loose();
 
 /**
- * The client's address as the server saw it: the rightmost `X-Forwarded-For` entry (the one
- * Next's server or the nearest proxy added). Used only to group sign-in failures.
+ * The client's address, used only to group sign-in failures: the connection's peer as
+ * scripts/serve.ts recorded it, or — when that peer is a reverse proxy on this machine — the
+ * address that proxy appended to `X-Forwarded-For` (the rightmost entry; a client can forge
+ * the entries before it, never that one).
  */
 function addressOf(req: Request): string {
-  const forwarded = req.headers.get("x-forwarded-for");
-  return forwarded?.split(",").at(-1)?.trim() || "unknown";
+  const peer = req.headers.get("x-spindle-peer") ?? "";
+  const forwarded = req.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
+  if (forwarded && (peer === "" || isLoopbackHost(peer.replace(/^::ffff:/, "")))) {
+    return forwarded;
+  }
+  return peer || "unknown";
 }
 
 /** better-auth answers `{code, message}`; Spindle's API answers `{error:{code,message}}`. */
@@ -42,11 +50,12 @@ export function authRoute(req: Request): Promise<Response> {
     // Every account write comes from this server's pages (a forged sign-in is an attack too).
     checkOrigin(req, "cookie");
     const text = await readBodyText(req, AUTH_BODY_LIMIT);
+    const body = parseJsonText(text);
     const path = new URL(req.url).pathname;
     const signIn = path.endsWith("/sign-in/email");
     let email = "";
     if (signIn) {
-      const parsed = credentials.safeParse(safeJson(text));
+      const parsed = credentials.safeParse(body);
       if (!parsed.success) throw new EngineError("invalid_request", "Send {email, password}.");
       email = parsed.data.email;
       const wait = await throttle.retryAfter(email, addressOf(req));
@@ -71,12 +80,4 @@ export function authRoute(req: Request): Promise<Response> {
     }
     return reshapeError(res);
   });
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

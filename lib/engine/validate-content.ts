@@ -23,10 +23,14 @@ function codePoints(text: string): number {
  * an emoji counts once.
  *
  * @throws EngineError `empty_content` when the content is empty or only whitespace;
+ *   `invalid_request` when it holds a NUL character (PostgreSQL cannot store one);
  *   `content_too_large` when it is longer than `maxChars`.
  */
 export function validateContent(content: string, maxChars = DEFAULT_MAX_CONTENT_CHARS): string {
   if (content.trim() === "") throw new EngineError("empty_content", "The message is empty.");
+  if (content.includes("\0")) {
+    throw new EngineError("invalid_request", "Text must not contain NUL (\\u0000) characters.");
+  }
   // UTF-16 length bounds the code-point count from above, so short content needs no count.
   const length = content.length <= maxChars ? content.length : codePoints(content);
   if (length > maxChars) {

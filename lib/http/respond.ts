@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { EngineError, httpStatusOf, isEngineError, type ErrorCode } from "../engine/errors";
+import { httpStatusOf, isEngineError, type ErrorCode } from "../engine/errors";
 import { readBodyText } from "./edge";
+import { parseJsonText } from "./json-text";
 
 /** The error body of every API route: `{error: {code, message}}`. */
 export function errorResponse(code: ErrorCode, message: string, status = httpStatusOf(code)) {
@@ -46,20 +47,13 @@ export async function handle(fn: () => Promise<Response>): Promise<Response> {
 const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 
 /**
- * Parses a JSON request body with a zod schema: past `limit` bytes it is a 413, malformed a
- * 400.
+ * Parses a JSON request body with a zod schema: past `limit` bytes it is a 413; malformed,
+ * too deep or carrying a NUL character a 400.
  */
 export async function readJson<S extends z.ZodType>(
   req: Request,
   schema: S,
   limit = DEFAULT_BODY_LIMIT,
 ): Promise<z.infer<S>> {
-  const text = await readBodyText(req, limit);
-  let body: unknown;
-  try {
-    body = text.trim() === "" ? {} : JSON.parse(text);
-  } catch {
-    throw new EngineError("invalid_request", "The request body is not valid JSON.");
-  }
-  return schema.parse(body);
+  return schema.parse(parseJsonText(await readBodyText(req, limit)));
 }

@@ -1,5 +1,10 @@
 import { z } from "zod";
+import { hasNul } from "./json-text";
 import { nodeIdField, sessionIdField } from "./params";
+
+/** Text that reaches the store: never a NUL character (server actions skip the JSON parser). */
+const text = () =>
+  z.string().refine((s) => !hasNul(s), "Text must not contain NUL (\\u0000) characters.");
 
 /**
  * The request schemas shared by the route handlers (scripts) and the server actions (the
@@ -9,7 +14,7 @@ import { nodeIdField, sessionIdField } from "./params";
 export const sessionSettingsSchema = z
   .object({
     // null clears an override (the server-wide default applies again).
-    model: z.string().trim().min(1).max(200).nullable().optional(),
+    model: text().trim().min(1).max(200).nullable().optional(),
     contextWindow: z
       .number()
       .int()
@@ -31,7 +36,7 @@ export const sessionSettingsSchema = z
 /** `PATCH /api/sessions/:id`: rename and settings. */
 export const sessionPatchSchema = z
   .object({
-    title: z.string().trim().min(1).max(200).optional(),
+    title: text().trim().min(1).max(200).optional(),
     settings: sessionSettingsSchema.optional(),
   })
   .strict();
@@ -43,10 +48,10 @@ export const headMoveSchema = z.object({
 });
 
 /** `POST /api/sessions/:id/tasks`. */
-export const taskSchema = z.object({ prompt: z.string(), callerId: nodeIdField.optional() });
+export const taskSchema = z.object({ prompt: text(), callerId: nodeIdField.optional() });
 
 /** `POST /api/sessions/:id/send`. */
-export const sendSchema = z.object({ targetSessionId: sessionIdField, content: z.string() });
+export const sendSchema = z.object({ targetSessionId: sessionIdField, content: text() });
 
 /** `POST /api/sessions`. */
-export const createSessionSchema = z.object({ title: z.string().max(200).optional() });
+export const createSessionSchema = z.object({ title: text().max(200).optional() });

@@ -243,6 +243,19 @@ describe("[R69] HTTP API", () => {
       400,
       "invalid_request",
     );
+    // [R87] Text with a NUL character and absurdly deep JSON are refused on every route.
+    for (const [method, url, body] of [
+      ["POST", `/api/sessions/${aId}/turns`, { content: "a\u0000b", stream: false }],
+      ["POST", `/api/sessions/${aId}/tasks`, { prompt: "a\u0000b" }],
+      ["PATCH", `/api/sessions/${aId}`, { title: "a\u0000b" }],
+      ["POST", "/api/sessions", { title: "x\u0000" }],
+      ["PATCH", `/api/sessions/${aId}`, { settings: { model: "m\u0000" } }],
+    ] as const) {
+      await expectError(call(method, url, body), 400, "invalid_request");
+    }
+    const deep = `{"title":${"[".repeat(5000)}${"]".repeat(5000)}}`;
+    await expectError(call("POST", "/api/sessions", deep), 400, "invalid_request");
+    await expectError(call("POST", "/api/import", deep), 400, "invalid_request");
     // Nothing was written by any of those.
     expect(
       ((await call("GET", `/api/sessions/${aId}/nodes`)).json["nodes"] as unknown[]).length,

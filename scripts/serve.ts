@@ -1,0 +1,52 @@
+// Usage: tsx scripts/serve.ts — the production server (`npm start` runs migrations first).
+// Next.js's request handler behind a plain Node HTTP server, for the two things `next start`
+// cannot do: refuse methods no route answers before Next builds a Request (undici throws on
+// TRACE and CONNECT, which became a 500), and tell the app which address the connection
+// came from (`x-spindle-peer`, overwriting anything a client sent), for sign-in throttling.
+import { createServer } from "node:http";
+import next from "next";
+import { parseConfig, ConfigError, type Config } from "../lib/config/env";
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+let config: Config;
+try {
+  config = parseConfig(process.env);
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(`spindle: configuration error: ${e.message}`);
+    process.exit(1);
+  }
+  throw e;
+}
+
+const app = next({ dev: false, hostname: config.host, port: config.port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = createServer((req, res) => {
+  if (!METHODS.has(req.method ?? "")) {
+    res.writeHead(405, { "content-type": "application/json", allow: [...METHODS].join(", ") });
+    res.end(
+      JSON.stringify({
+        error: { code: "method_not_allowed", message: `${req.method} is not allowed.` },
+      }),
+    );
+    return;
+  }
+  req.headers["x-spindle-peer"] = req.socket.remoteAddress ?? "";
+  void handle(req, res);
+});
+
+server.listen(config.port, config.host, () => {
+  console.log(`spindle: listening on http://${config.host}:${config.port}`);
+});
+
+// A clean stop on SIGTERM/SIGINT: stop accepting, let Next close, then exit.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    server.close();
+    void app.close().finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5_000).unref();
+  });
+}
