@@ -81,6 +81,7 @@ const schema = z.object({
     .optional(),
   SPINDLE_MAX_BODY_BYTES: positiveInt("bytes").optional(),
   SPINDLE_MAX_IMPORT_BYTES: positiveInt("bytes").optional(),
+  SPINDLE_MAX_IMPORT_NODES: positiveInt("nodes").optional(),
   SPINDLE_OFFLINE_DELAY_MS: z
     .string()
     .trim()
@@ -117,6 +118,8 @@ export interface Config {
   /** Largest accepted JSON request body, and the larger cap of `POST /api/import`. */
   readonly maxBodyBytes: number;
   readonly maxImportBytes: number;
+  /** Most nodes one imported ledger may hold. */
+  readonly maxImportNodes: number;
 }
 
 /** Loopback addresses: the only ones single-user mode may listen on. */
@@ -186,6 +189,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     authSecret: e.SPINDLE_AUTH_SECRET,
     maxBodyBytes: e.SPINDLE_MAX_BODY_BYTES ?? 4 * 1024 * 1024,
     maxImportBytes: e.SPINDLE_MAX_IMPORT_BYTES ?? 64 * 1024 * 1024,
+    maxImportNodes: e.SPINDLE_MAX_IMPORT_NODES ?? 100_000,
   };
 }
 

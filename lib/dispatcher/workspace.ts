@@ -7,6 +7,7 @@ import type { RenderedContext } from "../engine/render-context";
 import type { LedgerNode, SessionMeta, SessionRecord, SessionSettings } from "../engine/types";
 import type { EventBus, SessionEventListener } from "../events/session-event";
 import {
+  type ImportLimits,
   planImport,
   toLedgerFile,
   type LedgerFile,
@@ -25,6 +26,7 @@ export interface WorkspaceDeps {
   readonly now: () => Date;
   /** False with the offline model, which offers no other model to pick. */
   readonly modelChoice: boolean;
+  readonly importLimits: ImportLimits;
 }
 
 /** A settings patch: `null` clears an override (the server-wide default applies again). */
@@ -195,7 +197,7 @@ export class Workspace {
   /** Imports a ledger file as a new session of the actor's. */
   importLedger(file: ParsedLedgerFile): Promise<SessionRecord> {
     return this.deps.store.importSession(
-      planImport(file, () => this.deps.newNodeId()),
+      planImport(file, () => this.deps.newNodeId(), this.deps.importLimits),
       this.actor.ownerId,
     );
   }

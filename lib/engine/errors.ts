@@ -56,6 +56,12 @@ const CATALOGUE = {
     message: "Compaction would run again within a few turns; the window is too small.",
   },
   conflict: { status: 409, message: "The ledger changed underneath this request." },
+  // The summariser answered, but its summary would not shrink this branch's context (a
+  // short history): the session's state, not a failure of the request or the upstream.
+  summary_not_smaller: {
+    status: 409,
+    message: "The summary would not make the context smaller; nothing was written.",
+  },
   compaction_conflict: {
     status: 409,
     message: "The session changed while its summary was being written; nothing was written.",
@@ -75,10 +81,6 @@ const CATALOGUE = {
   unreachable: { status: 502, message: "The model provider could not be reached." },
   bad_request: { status: 502, message: "The model provider rejected the request." },
   provider_error: { status: 502, message: "The model provider failed." },
-  summary_not_smaller: {
-    status: 502,
-    message: "The summary would not make the context smaller; nothing was written.",
-  },
   compaction_failed: { status: 502, message: "Compaction failed; nothing was written." },
 
   // The client went away or stopped the stream (nginx's "client closed request").

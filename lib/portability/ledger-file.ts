@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { sessionSettingsSchema } from "../http/schemas";
+import { isSideLeafKind } from "../engine/side-leaf";
+import { tokens } from "../engine/ids";
 import { EngineError } from "../engine/errors";
 import type { NodeId } from "../engine/ids";
 import type { LedgerNode, NodeMetadata, SessionMeta, SessionRecord } from "../engine/types";
@@ -21,6 +24,38 @@ export function toLedgerFile(
 }
 
 const id = z.string().min(1).max(64);
+
+/**
+ * The node metadata keys the engine reads, typed as the engine needs them; other keys pass
+ * through as data nobody interprets.
+ */
+const nodeMetadataSchema = z
+  .object({
+    covers_ids: z.array(id).optional(),
+    model: z.string().max(200).optional(),
+    finish_reason: z.string().max(64).optional(),
+    tool_calls: z
+      .array(
+        z.object({
+          id: z.string().min(1).max(128),
+          name: z.string().min(1).max(128),
+          arguments: z.string(),
+        }),
+      )
+      .max(128)
+      .optional(),
+    tool_call_id: z.string().min(1).max(128).optional(),
+    usage: z
+      .object({
+        promptTokens: z.number().int().min(0),
+        completionTokens: z.number().int().min(0),
+      })
+      .optional(),
+    error: z.object({ code: z.string().max(64), message: z.string().max(10_000) }).optional(),
+    kept_user_turns: z.number().int().min(0).optional(),
+  })
+  .loose();
+
 const nodeSchema = z.object({
   id,
   predecessorId: id.nullable(),
@@ -29,10 +64,22 @@ const nodeSchema = z.object({
   content: z.string(),
   status: z.enum(["complete", "streaming", "interrupted", "error"]),
   callerId: id.nullable(),
-  metadata: z.record(z.string(), z.unknown()),
+  metadata: nodeMetadataSchema,
   reads: z.array(id),
-  tokenCount: z.number().int().min(0).optional(),
+  // Counted again on import: a file's counts are not trusted.
+  tokenCount: z.number().optional(),
   createdAt: z.iso.datetime({ offset: true }),
+});
+
+/**
+ * Session meta as an import may set it: the keys the engine reads, through the same settings
+ * schema as `PATCH /api/sessions/:id`; anything else (a failure latch, unknown keys) is
+ * dropped. `_last_summary_text` is derived from the summary node, never taken from the file.
+ */
+const importedMetaSchema = z.object({
+  _last_summary_id: id.optional(),
+  settings: sessionSettingsSchema.optional(),
+  policy: z.literal("rolling-single").optional(),
 });
 
 export const ledgerFileSchema = z.object({
@@ -41,9 +88,9 @@ export const ledgerFileSchema = z.object({
   session: z.object({
     title: z.string().max(200),
     headId: id.nullable(),
-    meta: z.record(z.string(), z.unknown()),
+    meta: importedMetaSchema,
   }),
-  nodes: z.array(nodeSchema).min(1).max(200_000),
+  nodes: z.array(nodeSchema).min(1),
 });
 
 export type ParsedLedgerFile = z.infer<typeof ledgerFileSchema>;
@@ -57,16 +104,41 @@ export interface ImportPlan {
   readonly nodes: readonly Omit<LedgerNode, "sessionId">[];
 }
 
+/** How an import is checked beyond its shape. */
+export interface ImportLimits {
+  /** Most nodes one file may hold (413 past it). */
+  readonly maxNodes: number;
+  /** Counts a node's tokens (a file's own counts are not trusted). */
+  readonly count: (text: string) => number;
+}
+
 /**
- * Re-ids an exported ledger for import as a new session, checking that it is one tree:
- * exactly one ROOT, every predecessor and caller present, no cycle. covers_ids, reads and
- * the active-summary pointer are translated; a node left `streaming` arrives `interrupted`.
+ * Re-ids an exported ledger for import as a new session, checking that it is one tree that
+ * every route can serve: exactly one ROOT, every predecessor and caller present, no cycle,
+ * nothing hanging off a summary or notice, HEAD a conversation node, and each summary's
+ * `covers_ids` a contiguous chain segment of real turns starting where the summary hangs.
+ * covers_ids, reads and the active-summary pointer are translated; token counts are
+ * recounted; a node left `streaming` arrives `interrupted`.
+ *
+ * @throws EngineError `invalid_request` (400) naming the first problem, or
+ *   `payload_too_large` (413) past `limits.maxNodes`.
  */
-export function planImport(file: ParsedLedgerFile, newId: () => NodeId): ImportPlan {
+export function planImport(
+  file: ParsedLedgerFile,
+  newId: () => NodeId,
+  limits: ImportLimits,
+): ImportPlan {
+  if (file.nodes.length > limits.maxNodes) {
+    throw new EngineError(
+      "payload_too_large",
+      `The ledger has ${file.nodes.length.toLocaleString("en")} nodes; this server imports at most ${limits.maxNodes.toLocaleString("en")}.`,
+    );
+  }
   const byOld = new Map(file.nodes.map((n) => [n.id, n] as const));
   if (byOld.size !== file.nodes.length) throw invalid("duplicate node ids");
   const roots = file.nodes.filter((n) => n.kind === "root");
-  if (roots.length !== 1 || roots[0]?.predecessorId !== null)
+  const root = roots[0];
+  if (roots.length !== 1 || !root || root.predecessorId !== null)
     throw invalid("exactly one ROOT, with no predecessor");
   const fresh = new Map<string, NodeId>();
   for (const n of [...file.nodes].sort((a, b) => a.seq - b.seq)) fresh.set(n.id, newId());
@@ -77,11 +149,11 @@ export function planImport(file: ParsedLedgerFile, newId: () => NodeId): ImportP
   };
   // Every chain must reach ROOT without revisiting a node. Nodes already known to reach
   // ROOT end a walk early, so the whole check is linear in the ledger.
-  const reachesRoot = new Set<string>([roots[0]?.id ?? ""]);
+  const reachesRoot = new Set<string>([root.id]);
   for (const n of file.nodes) {
     const path: string[] = [];
     const onPath = new Set<string>();
-    let cur: (typeof file.nodes)[number] | undefined = n;
+    let cur: ParsedNode | undefined = n;
     while (cur && !reachesRoot.has(cur.id)) {
       if (onPath.has(cur.id)) throw invalid(`a cycle through ${cur.id}`);
       onPath.add(cur.id);
@@ -93,15 +165,22 @@ export function planImport(file: ParsedLedgerFile, newId: () => NodeId): ImportP
     }
     for (const id of path) reachesRoot.add(id);
   }
+  for (const n of file.nodes) {
+    const pred = n.predecessorId === null ? undefined : byOld.get(n.predecessorId);
+    if (pred && isSideLeafKind(pred.kind)) {
+      throw invalid(`node ${n.id} hangs off a ${pred.kind}, which nothing may follow`);
+    }
+    if (n.kind === "summary") checkCovers(n, byOld);
+    else if (n.metadata.covers_ids !== undefined) {
+      throw invalid(`node ${n.id} is not a summary but has covers_ids`);
+    }
+  }
   const nodes = [...file.nodes]
     .sort((a, b) => a.seq - b.seq)
     .map((n, seq) => {
       const metadata: Record<string, unknown> = { ...n.metadata };
-      if (Array.isArray(metadata["covers_ids"])) {
-        metadata["covers_ids"] = (metadata["covers_ids"] as unknown[])
-          .map(String)
-          .filter((c) => fresh.has(c))
-          .map((c) => map(c, "covers_ids entry"));
+      if (n.metadata.covers_ids) {
+        metadata["covers_ids"] = n.metadata.covers_ids.map((c) => map(c, "covers_ids entry"));
       }
       return {
         id: map(n.id, "node"),
@@ -113,32 +192,62 @@ export function planImport(file: ParsedLedgerFile, newId: () => NodeId): ImportP
         callerId: n.callerId === null ? null : map(n.callerId, "caller"),
         metadata: metadata as NodeMetadata,
         reads: n.reads.filter((r) => fresh.has(r)).map((r) => map(r, "read")),
-        tokenCount: (n.tokenCount ?? 0) as LedgerNode["tokenCount"],
+        tokenCount: tokens(limits.count(n.content)),
         createdAt: n.createdAt,
       };
     });
-  const meta: Record<string, unknown> = { ...file.session.meta };
-  const last = meta["_last_summary_id"];
-  if (typeof last === "string") {
-    if (fresh.has(last)) meta["_last_summary_id"] = map(last, "summary");
-    else {
-      delete meta["_last_summary_id"];
-      delete meta["_last_summary_text"];
-    }
+  const meta: Record<string, unknown> = {};
+  const { settings, policy, _last_summary_id: last } = file.session.meta;
+  if (settings) {
+    const kept = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== null));
+    if (Object.keys(kept).length > 0) meta["settings"] = kept;
   }
-  const rootId = map(roots[0]?.id ?? "", "root");
+  if (policy) meta["policy"] = policy;
+  if (last !== undefined) {
+    const active = byOld.get(last);
+    if (!active || active.kind !== "summary") {
+      throw invalid("_last_summary_id names no summary of the file");
+    }
+    meta["_last_summary_id"] = map(last, "summary");
+    meta["_last_summary_text"] = active.content;
+  }
+  const rootId = map(root.id, "root");
   const head = file.session.headId;
   const headNode = head === null ? undefined : byOld.get(head);
-  if (headNode && (headNode.kind === "summary" || headNode.kind === "notice")) {
+  if (headNode && isSideLeafKind(headNode.kind)) {
     throw invalid("HEAD names a summary or notice");
   }
   return {
     title: file.session.title || "Imported chat",
-    headId: head !== null && fresh.has(head) ? map(head, "head") : rootId,
+    headId: headNode ? map(headNode.id, "head") : rootId,
     rootId,
     meta: meta as SessionMeta,
     nodes,
   };
+}
+
+type ParsedNode = ParsedLedgerFile["nodes"][number];
+
+/**
+ * A summary's covers_ids must be what compaction writes (compaction.md §2): a non-empty
+ * contiguous chain segment of real turns (no ROOT, summary or notice), starting right under
+ * the summary's own predecessor, each id once.
+ */
+function checkCovers(summary: ParsedNode, byOld: ReadonlyMap<string, ParsedNode>): void {
+  const covers = summary.metadata.covers_ids ?? [];
+  const what = `the covers_ids of summary ${summary.id}`;
+  if (covers.length === 0) throw invalid(`${what} are empty`);
+  if (new Set(covers).size !== covers.length) throw invalid(`${what} repeat an id`);
+  let expected: string | null = summary.predecessorId;
+  for (const c of covers) {
+    const node = byOld.get(c);
+    if (!node) throw invalid(`${what} name a node not in the file`);
+    if (node.kind === "root" || isSideLeafKind(node.kind)) {
+      throw invalid(`${what} name a ${node.kind}, not a conversation turn`);
+    }
+    if (node.predecessorId !== expected) throw invalid(`${what} are not one contiguous chain`);
+    expected = node.id;
+  }
 }
 
 function invalid(what: string): EngineError {

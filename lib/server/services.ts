@@ -99,6 +99,7 @@ async function build(): Promise<Services> {
     newNodeId: () => newNodeId(),
     now: () => new Date(),
     modelChoice: providers.describe().kind !== "offline",
+    importLimits: { maxNodes: cfg.maxImportNodes, count: (text: string) => count(text) },
   };
   return {
     config: cfg,

@@ -44,7 +44,7 @@ describe("error catalogue", () => {
       unreachable: 502,
       bad_request: 502,
       provider_error: 502,
-      summary_not_smaller: 502,
+      summary_not_smaller: 409,
       compaction_failed: 502,
       aborted: 499,
       invalid_ledger: 500,
