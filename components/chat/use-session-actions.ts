@@ -111,8 +111,8 @@ export function useSessionActions() {
               s.setHead(node.id);
               if (node.status === "streaming") s.setOwnStream(node.id);
             } else if (msg.event === "delta") {
-              const d = data as { id: NodeId; text: string };
-              s.appendDelta(d.id, d.text);
+              const d = data as { id: NodeId; text: string; offset: number };
+              s.appendDelta(d.id, d.text, d.offset);
             } else if (msg.event === "done") {
               s.upsertNode((data as { node: LedgerNode }).node);
             } else if (msg.event === "error") {

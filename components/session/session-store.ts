@@ -37,7 +37,12 @@ export interface SessionState {
   hydrate(session: SessionRecord, nodes: readonly LedgerNode[]): void;
   setSession(session: SessionRecord): void;
   upsertNode(node: LedgerNode): void;
-  appendDelta(id: NodeId, text: string): void;
+  /**
+   * Applies streamed text that starts at `offset` of the node's content: text this copy
+   * already has is skipped, so a chunk never lands twice. Returns false when the chunk
+   * starts past the end of this copy (text was missed): the node must be refetched.
+   */
+  appendDelta(id: NodeId, text: string, offset: number): boolean;
   removeNodes(ids: readonly NodeId[]): void;
   setHead(headId: NodeId): void;
   setOwnStream(id: NodeId | null): void;
@@ -111,12 +116,16 @@ export function createSessionStore(init: {
         const merged = existing ? newer(existing, node) : node;
         return merged === existing ? s : { nodes: { ...s.nodes, [node.id]: merged } };
       }),
-    appendDelta: (id, text) =>
-      set((s) => {
-        const node = s.nodes[id];
-        if (!node || node.status !== "streaming") return s;
-        return { nodes: { ...s.nodes, [id]: { ...node, content: node.content + text } } };
-      }),
+    appendDelta: (id, text, offset) => {
+      const node = get().nodes[id];
+      if (!node || node.status !== "streaming") return true;
+      const have = node.content.length;
+      if (offset > have) return false;
+      if (offset + text.length <= have) return true;
+      const content = node.content + text.slice(have - offset);
+      set((s) => ({ nodes: { ...s.nodes, [id]: { ...node, content } } }));
+      return true;
+    },
     removeNodes: (ids) =>
       set((s) => {
         const nodes = { ...s.nodes };
@@ -147,8 +156,8 @@ export function createSessionStore(init: {
           s.upsertNode(event.node);
           return false;
         case "delta":
-          if (event.id !== s.ownStreamId) s.appendDelta(event.id, event.text);
-          return false;
+          // A gap (this tab missed text) is healed by a refetch.
+          return event.id !== s.ownStreamId && !s.appendDelta(event.id, event.text, event.offset);
         case "head_moved":
           s.setHead(event.headId);
           return false;

@@ -13,7 +13,7 @@ import type { TurnWriter } from "./turn-writer";
 /** What a turn streams to its caller (the SSE form of POST .../turns). */
 export type TurnEvent =
   | { readonly type: "node"; readonly node: LedgerNode }
-  | { readonly type: "delta"; readonly id: NodeId; readonly text: string }
+  | { readonly type: "delta"; readonly id: NodeId; readonly text: string; readonly offset: number }
   | { readonly type: "done"; readonly node: LedgerNode }
   | {
       readonly type: "error";
@@ -105,7 +105,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     flushMs: options.flushMs,
     keepAliveMs: options.keepAliveMs,
     write: (text) => writer.fill(reply.id, text),
-    onFlush: (chunk) => writer.publishDelta(reply.id, chunk),
+    onFlush: (chunk, offset) => writer.publishDelta(reply.id, chunk, offset),
   });
   buffer.start();
 
@@ -125,8 +125,12 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
         })) {
           switch (event.type) {
             case "text":
-              buffer.append(event.text);
-              yield { type: "delta", id: reply.id, text: event.text };
+              {
+                const offset = buffer.content.length;
+                buffer.append(event.text);
+                yield { type: "delta", id: reply.id, text: event.text, offset };
+                break;
+              }
               break;
             case "tool_calls":
               toolCalls = event.calls;

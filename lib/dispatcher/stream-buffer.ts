@@ -9,8 +9,11 @@ export interface StreamBufferOptions {
   readonly keepAliveMs: number;
   /** Persists the whole text so far; also renews the lease. */
   readonly write: (text: string) => Promise<void>;
-  /** Called with the text that arrived since the previous flush (for other subscribers). */
-  readonly onFlush?: (chunk: string) => void;
+  /**
+   * Called with the text that arrived since the previous flush and where it starts in the
+   * whole text (for other subscribers), once it is written.
+   */
+  readonly onFlush?: (chunk: string, offset: number) => void;
   readonly now?: () => number;
 }
 
@@ -53,13 +56,14 @@ export class StreamBuffer {
     const stale = this.now() - this.lastWrite >= this.options.keepAliveMs;
     if (!pending && !stale) return;
     const snapshot = this.text;
-    const chunk = snapshot.slice(this.flushedLength);
+    const offset = this.flushedLength;
+    const chunk = snapshot.slice(offset);
     this.flushedLength = snapshot.length;
     this.lastWrite = this.now();
     this.writing = this.writing
       .then(() => this.options.write(snapshot))
       .then(() => {
-        if (chunk) this.options.onFlush?.(chunk);
+        if (chunk) this.options.onFlush?.(chunk, offset);
       })
       .catch((e: unknown) => {
         this.failure = e;

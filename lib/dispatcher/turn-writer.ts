@@ -176,8 +176,8 @@ export class TurnWriter {
     return node;
   }
 
-  publishDelta(id: NodeId, text: string): void {
-    this.deps.bus.publish(this.sessionId, { type: "delta", id, text });
+  publishDelta(id: NodeId, text: string, offset: number): void {
+    this.deps.bus.publish(this.sessionId, { type: "delta", id, text, offset });
   }
 
   private async append(

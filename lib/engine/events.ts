@@ -30,10 +30,16 @@ export interface NodeAppendedEvent extends EventOf<"node_appended"> {
   readonly node: LedgerNode;
 }
 
-/** Text streamed into a streaming node; same `{id, text}` as the turn stream's `delta`. */
+/**
+ * Text streamed into a streaming node; same `{id, text, offset}` as the turn stream's
+ * `delta`. `offset` is where `text` starts in the node's content (in UTF-16 code units, as a
+ * JavaScript string counts), so a receiver applies it exactly once, wherever its copy of the
+ * content came from ([R89]).
+ */
 export interface DeltaEvent extends EventOf<"delta"> {
   readonly id: NodeId;
   readonly text: string;
+  readonly offset: number;
 }
 
 /** A turn's reply was sealed (`complete`, `interrupted` or `error`). */

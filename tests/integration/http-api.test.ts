@@ -85,6 +85,19 @@ describe("[R69] HTTP API", () => {
     expect(sse.text).toMatch(/event: node\n/);
     expect(sse.text).toMatch(/event: delta\ndata: \{"id":/);
     expect(sse.text).toMatch(/event: done\n/);
+    // [R89] Each delta says where it starts; laid end to end they are the sealed reply.
+    const events = [...sse.text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => ({
+      event: m[1],
+      data: JSON.parse(m[2] ?? "null") as Record<string, unknown>,
+    }));
+    let streamed = "";
+    for (const e of events.filter((x) => x.event === "delta")) {
+      expect(e.data["offset"]).toBe(streamed.length);
+      streamed += e.data["text"] as string;
+    }
+    const done = events.find((e) => e.event === "done")?.data["node"] as { content: string };
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(streamed).toBe(done.content);
 
     const context = await call("GET", `/api/sessions/${id}/context?head=${reply.id}`);
     expectSchema("Context", context.json);

@@ -7,7 +7,7 @@ import type { ChatProvider, StreamEvent } from "@/lib/llm/types";
 import { createProviders } from "@/lib/llm/provider-factory";
 import type { SessionStore } from "@/lib/store/session-store";
 import { createDatabase, describeEachDatabase, useFreshStore } from "./support/databases";
-import { testDispatcher } from "./support/dispatcher";
+import { recordEvents, testDispatcher } from "./support/dispatcher";
 
 /** A test double: streams `count` one-word tokens, `gapMs` apart. */
 function tokenFirehose(count: number, gapMs: number): ChatProvider {
@@ -51,13 +51,23 @@ describeEachDatabase("[R67] streaming writes are batched", (kind) => {
       offlineDelayMs: 0,
       contextWindow: undefined,
     });
-    const { dispatcher } = testDispatcher(counting, {
+    const { dispatcher, bus } = testDispatcher(counting, {
       providers: { ...base, chat: tokenFirehose(150, 3) },
       flushMs: 250,
     });
     const s = await store.createSession({});
+    const published = recordEvents(bus, s.id);
     const started = Date.now();
     const { reply } = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "go" });
+    // [R89] The channel's batched deltas carry their offsets and add up to the reply.
+    let relayed = "";
+    for (const e of published) {
+      if (e.type !== "delta") continue;
+      expect(e.offset).toBe(relayed.length);
+      relayed += e.text;
+    }
+    expect(reply.content.startsWith(relayed)).toBe(true);
+    expect(relayed.length).toBeGreaterThan(0);
     const elapsed = Date.now() - started;
     expect(reply.status).toBe("complete");
     expect(reply.content.split(" ").filter(Boolean)).toHaveLength(150);
@@ -136,7 +146,12 @@ describeEachDatabase("[R70] session events", (kind) => {
           previousHeadId: null,
           move: "checkout",
         });
-        a.publish(sessionId, { type: "delta", id: asNodeId("01B"), text: "x".repeat(20_000) });
+        a.publish(sessionId, {
+          type: "delta",
+          id: asNodeId("01B"),
+          text: "x".repeat(20_000),
+          offset: 0,
+        });
         a.publish(sessionId, {
           type: "notice",
           code: "local_command",

@@ -50,7 +50,7 @@ export function POST(req: Request, ctx: RouteContext<"id">) {
             send("node", event.node);
             break;
           case "delta":
-            send("delta", { id: event.id, text: event.text });
+            send("delta", { id: event.id, text: event.text, offset: event.offset });
             break;
           case "done":
             send("done", { node: event.node });
