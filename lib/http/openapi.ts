@@ -223,7 +223,7 @@ export const openApiDocument = {
         responses: {
           "200": {
             description:
-              "SSE (`node`, `delta` {id,text}, `done` {node}, `error` {code,message}) or, with stream:false, the finished nodes",
+              "SSE (`node`, `delta` {id,text,offset}, `done` {node}, `error` {code,message}) or, with stream:false, the finished nodes",
             content: {
               "text/event-stream": { schema: { type: "string" } },
               ...json(ref("TurnResult")),
