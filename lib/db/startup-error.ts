@@ -5,6 +5,7 @@ import { databaseKindOf } from "../config/env";
  * stack-trace wall. Never echoes a password from the URL.
  */
 export function describeStartupError(error: unknown, url: string): string {
+  if (error instanceof Error && error.name === "DatabaseInUseError") return error.message;
   const text = errorText(error);
   if (/P2021|no such table|relation .* does not exist/i.test(text)) {
     return `the database at ${safeLocation(url)} has no Spindle tables yet; run \`npm run db:deploy\` (\`npm start\` does it for you)`;

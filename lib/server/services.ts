@@ -1,6 +1,7 @@
 import { Compactor } from "../compaction/compactor";
 import { config, resetConfig, type Config } from "../config/env";
 import { openDatabase, type Database } from "../db/client";
+import { claimSqliteFile } from "../db/single-process";
 import { Dispatcher } from "../dispatcher/dispatcher";
 import { LocalBus } from "../events/local-bus";
 import { PgBus } from "../events/pg-bus";
@@ -26,6 +27,8 @@ export interface Services {
   readonly providers: Providers;
   readonly compactor: Compactor;
   readonly dispatcher: Dispatcher;
+  /** Gives up this process's claim on a SQLite file (on close). */
+  readonly release: () => Promise<void>;
   readonly accounts: Accounts;
   readonly keys: ApiKeyStore;
   readonly throttle: SignInThrottle;
@@ -40,6 +43,19 @@ type Holder = { [KEY]?: Promise<Services> };
 
 async function build(): Promise<Services> {
   const cfg = config();
+  // Claimed before anything is sealed: the "seal everything at start" below is only right
+  // while this is the file's one server process.
+  const release =
+    cfg.databaseKind === "sqlite" ? await claimSqliteFile(cfg.databaseUrl) : async () => {};
+  try {
+    return await assemble(cfg, release);
+  } catch (e) {
+    await release();
+    throw e;
+  }
+}
+
+async function assemble(cfg: Config, release: () => Promise<void>): Promise<Services> {
   const database = await openDatabase(cfg.databaseUrl);
   const store = new SessionStore({
     database,
@@ -109,6 +125,7 @@ async function build(): Promise<Services> {
     providers,
     compactor,
     dispatcher,
+    release,
     accounts,
     keys,
     throttle: new SignInThrottle(),
@@ -131,6 +148,7 @@ export async function closeServices(): Promise<void> {
   const s = await built.catch(() => null);
   await s?.bus.close();
   await s?.database.close();
+  await s?.release();
 }
 
 export function services(): Promise<Services> {

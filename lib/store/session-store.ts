@@ -371,7 +371,7 @@ export class SessionStore {
         }
       }
       if (input.expectSummary) await this.checkSummaryBase(tx, session, input.expectSummary);
-      const now = this.deps.now();
+      const now = await this.leaseClock(tx);
       if (input.expectedHeadId !== undefined && session.headId !== input.expectedHeadId) {
         throw new EngineError(
           "conflict",
@@ -480,8 +480,9 @@ export class SessionStore {
 
   /** True while a reply of the session streams under a live lease. */
   async hasLiveStream(sessionId: SessionId): Promise<boolean> {
+    const now = await this.leaseClock(this.db);
     const n = await this.db.node.count({
-      where: { sessionId, status: "streaming", leaseUntil: { gt: this.deps.now() } },
+      where: { sessionId, status: "streaming", leaseUntil: { gt: now } },
     });
     return n > 0;
   }
@@ -493,20 +494,24 @@ export class SessionStore {
     content: string,
     leaseMs = 30_000,
   ): Promise<void> {
-    const leaseUntil = new Date(this.deps.now().getTime() + leaseMs);
-    const { count } = await this.db.node.updateMany({
-      where: { id: nodeId, sessionId, status: "streaming" },
-      data: { content, leaseUntil },
+    const { count } = await this.write(async (tx) => {
+      const leaseUntil = new Date((await this.leaseClock(tx)).getTime() + leaseMs);
+      return tx.node.updateMany({
+        where: { id: nodeId, sessionId, status: "streaming" },
+        data: { content, leaseUntil },
+      });
     });
     if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
   }
 
   /** Stamps the prompt a streaming reply is produced from (set once its rendering is known). */
   async stampReads(sessionId: SessionId, nodeId: NodeId, reads: readonly NodeId[]): Promise<void> {
-    const { count } = await this.db.node.updateMany({
-      where: { id: nodeId, sessionId, status: "streaming" },
-      data: { reads: encodeReads(reads) },
-    });
+    const { count } = await this.write((tx) =>
+      tx.node.updateMany({
+        where: { id: nodeId, sessionId, status: "streaming" },
+        data: { reads: encodeReads(reads) },
+      }),
+    );
     if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
   }
 
@@ -520,9 +525,10 @@ export class SessionStore {
       ...(input.metadata ? { metadata: encodeJson(input.metadata) } : {}),
       ...(input.reads ? { reads: encodeReads(input.reads) } : {}),
     };
-    // Sealing is what makes a reply final: retried like any write that lost a race.
-    const { count } = await withWriteRetry(() =>
-      this.db.node.updateMany({ where: { id: nodeId, sessionId, status: "streaming" }, data }),
+    // Sealing is what makes a reply final: one serialised write, retried like any write that
+    // lost a race.
+    const { count } = await this.write((tx) =>
+      tx.node.updateMany({ where: { id: nodeId, sessionId, status: "streaming" }, data }),
     );
     if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
     return this.node(sessionId, nodeId);
@@ -534,13 +540,16 @@ export class SessionStore {
    * that process's start none can be alive); otherwise only those whose lease ran out.
    */
   async sealOrphans(input: { everything: boolean; sessionId?: SessionId }): Promise<number> {
-    const { count } = await this.db.node.updateMany({
-      where: {
-        status: "streaming",
-        ...(input.sessionId ? { sessionId: input.sessionId } : {}),
-        ...(input.everything ? {} : { leaseUntil: { lt: this.deps.now() } }),
-      },
-      data: { status: "interrupted", leaseUntil: null },
+    const { count } = await this.write(async (tx) => {
+      const now = await this.leaseClock(tx);
+      return tx.node.updateMany({
+        where: {
+          status: "streaming",
+          ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+          ...(input.everything ? {} : { leaseUntil: { lt: now } }),
+        },
+        data: { status: "interrupted", leaseUntil: null },
+      });
     });
     return count;
   }
@@ -651,6 +660,19 @@ export class SessionStore {
         "Part of the conversation being summarised was deleted meanwhile; nothing was written.",
       );
     }
+  }
+
+  /**
+   * The clock leases are written and judged by. On PostgreSQL several instances share the
+   * ledger, so it is the database's (`now()`): one instance's skewed clock can neither seal
+   * another's live stream nor admit a second turn. A SQLite file has one server process
+   * (lib/db/single-process.ts), whose own clock is the only one.
+   */
+  private async leaseClock(db: Db | Tx): Promise<Date> {
+    if (this.kind !== "postgresql") return this.deps.now();
+    const rows = await db.$queryRaw<{ now: Date }[]>`SELECT now() AS "now"`;
+    const now = rows[0]?.now;
+    return now instanceof Date ? now : new Date(String(now));
   }
 
   private async requireSession(db: Db | Tx, id: SessionId): Promise<void> {

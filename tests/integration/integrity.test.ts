@@ -1,11 +1,13 @@
 import { expect, it } from "vitest";
 import { isEngineError } from "@/lib/engine/errors";
-import type { NodeId, SessionId } from "@/lib/engine/ids";
+import { asNodeId, tokens, type NodeId, type SessionId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import type { TurnCompaction } from "@/lib/dispatcher/run-turn";
 import { createExtractiveSummarizer } from "@/lib/llm/extractive-summarizer";
 import type { Summarizer } from "@/lib/llm/types";
-import type { SessionStore } from "@/lib/store/session-store";
+import { SessionStore } from "@/lib/store/session-store";
+import type { Database } from "@/lib/db/client";
+import { newNodeId, newSessionId } from "@/lib/ids";
 import {
   chat,
   headOf,
@@ -50,7 +52,8 @@ function gatedSummarizer(inner: Summarizer) {
 
 describeEachDatabase("[R83] integrity of saves", (kind) => {
   let store: SessionStore;
-  useFreshStore(kind, (env) => ({ store } = env));
+  let database: Database;
+  useFreshStore(kind, (env) => ({ store, database } = env));
 
   async function conversation(turns: number) {
     const gated = gatedSummarizer(createExtractiveSummarizer());
@@ -194,4 +197,44 @@ describeEachDatabase("[R83] integrity of saves", (kind) => {
     ).rejects.toMatchObject({ code: "conflict" });
     expect((await store.nodes(sessionId)).length).toBe(before);
   });
+
+  it.runIf(kind === "postgresql")(
+    "[R90] leases run on the database's clock: a skewed instance neither seals a live stream nor admits a second turn",
+    async () => {
+      // Instance A's clock is ten minutes slow; B's is right. Both share the database.
+      const slow = new SessionStore({
+        database,
+        now: () => new Date(Date.now() - 10 * 60_000),
+        newNodeId: () => newNodeId(),
+        newSessionId: () => newSessionId(),
+      });
+      const s = await store.createSession({ title: "skew" });
+      const { node } = await slow.append({
+        sessionId: s.id,
+        predecessorId: asNodeId(s.rootId ?? ""),
+        kind: "assistant",
+        content: "",
+        status: "streaming",
+        tokenCount: tokens(0),
+        advanceHead: false,
+        leaseMs: 30_000,
+      });
+      await slow.fillStreaming(s.id, node.id, "still going", 30_000);
+      expect(await store.sealOrphans({ everything: false, sessionId: s.id })).toBe(0);
+      expect((await store.node(s.id, node.id)).status).toBe("streaming");
+      expect(await store.hasLiveStream(s.id)).toBe(true);
+      await expect(
+        store.append({
+          sessionId: s.id,
+          predecessorId: asNodeId(s.rootId ?? ""),
+          kind: "user",
+          content: "a second turn",
+          status: "complete",
+          tokenCount: tokens(3),
+          advanceHead: true,
+          exclusive: true,
+        }),
+      ).rejects.toMatchObject({ code: "turn_in_progress" });
+    },
+  );
 });
