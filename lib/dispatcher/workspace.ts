@@ -8,10 +8,11 @@ import type { LedgerNode, SessionMeta, SessionRecord, SessionSettings } from "..
 import type { EventBus, SessionEventListener } from "../events/session-event";
 import {
   type ImportLimits,
+  type LedgerShell,
+  parseLedgerNodes,
   planImport,
   toLedgerFile,
   type LedgerFile,
-  type ParsedLedgerFile,
 } from "../portability/ledger-file";
 import type { SessionPage, SessionStore } from "../store/session-store";
 import type { Dispatcher, SpawnResult, TurnInput, TurnResult } from "./dispatcher";
@@ -194,12 +195,11 @@ export class Workspace {
     return { session, spine, rendering };
   }
 
-  /** Imports a ledger file as a new session of the actor's. */
-  importLedger(file: ParsedLedgerFile): Promise<SessionRecord> {
-    return this.deps.store.importSession(
-      planImport(file, () => this.deps.newNodeId(), this.deps.importLimits),
-      this.actor.ownerId,
-    );
+  /** Imports a ledger file as a new session of the actor's (nodes checked in batches). */
+  async importLedger(shell: LedgerShell): Promise<SessionRecord> {
+    const file = await parseLedgerNodes(shell, this.deps.importLimits);
+    const plan = await planImport(file, () => this.deps.newNodeId(), this.deps.importLimits);
+    return this.deps.store.importSession(plan, this.actor.ownerId);
   }
 
   private async own(id: SessionId): Promise<void> {

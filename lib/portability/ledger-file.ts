@@ -82,7 +82,7 @@ const importedMetaSchema = z.object({
   policy: z.literal("rolling-single").optional(),
 });
 
-export const ledgerFileSchema = z.object({
+const fileFields = {
   format: z.literal("spindle.ledger"),
   version: z.literal(1),
   session: z.object({
@@ -90,10 +90,57 @@ export const ledgerFileSchema = z.object({
     headId: id.nullable(),
     meta: importedMetaSchema,
   }),
-  nodes: z.array(nodeSchema).min(1),
-});
+};
+
+/** A whole ledger file, every node checked (small files, tests). */
+export const ledgerFileSchema = z.object({ ...fileFields, nodes: z.array(nodeSchema).min(1) });
+
+/**
+ * The file around its nodes: what `POST /api/import` parses first, so the node count is
+ * capped before any node is checked ({@link parseLedgerNodes} checks them in batches).
+ */
+export const ledgerShellSchema = z.object({ ...fileFields, nodes: z.array(z.unknown()).min(1) });
 
 export type ParsedLedgerFile = z.infer<typeof ledgerFileSchema>;
+export type LedgerShell = z.infer<typeof ledgerShellSchema>;
+
+/** Nodes checked (or re-ided) between two yields to the event loop. */
+const BATCH = 1_000;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Checks a file's nodes against the node schema in batches, yielding to the event loop
+ * between them: a 50,000-node file never holds the server for its whole length. The node
+ * cap is checked first (413).
+ */
+export async function parseLedgerNodes(
+  shell: LedgerShell,
+  limits: Pick<ImportLimits, "maxNodes">,
+): Promise<ParsedLedgerFile> {
+  checkNodeCount(shell.nodes.length, limits.maxNodes);
+  const nodes: ParsedLedgerFile["nodes"] = [];
+  for (let i = 0; i < shell.nodes.length; i += BATCH) {
+    const batch = z.array(nodeSchema).safeParse(shell.nodes.slice(i, i + BATCH));
+    if (!batch.success) {
+      const issue = batch.error.issues[0];
+      const [index, ...rest] = issue?.path ?? [];
+      const where = `nodes.${i + Number(index)}${rest.length ? `.${rest.join(".")}` : ""}`;
+      throw new EngineError("invalid_request", `${where}: ${issue?.message ?? "invalid node"}`);
+    }
+    nodes.push(...batch.data);
+    await yieldToEventLoop();
+  }
+  return { ...shell, nodes };
+}
+
+function checkNodeCount(count: number, maxNodes: number): void {
+  if (count > maxNodes) {
+    throw new EngineError(
+      "payload_too_large",
+      `The ledger has ${count.toLocaleString("en")} nodes; this server imports at most ${maxNodes.toLocaleString("en")}.`,
+    );
+  }
+}
 
 export interface ImportPlan {
   readonly title: string;
@@ -123,17 +170,12 @@ export interface ImportLimits {
  * @throws EngineError `invalid_request` (400) naming the first problem, or
  *   `payload_too_large` (413) past `limits.maxNodes`.
  */
-export function planImport(
+export async function planImport(
   file: ParsedLedgerFile,
   newId: () => NodeId,
   limits: ImportLimits,
-): ImportPlan {
-  if (file.nodes.length > limits.maxNodes) {
-    throw new EngineError(
-      "payload_too_large",
-      `The ledger has ${file.nodes.length.toLocaleString("en")} nodes; this server imports at most ${limits.maxNodes.toLocaleString("en")}.`,
-    );
-  }
+): Promise<ImportPlan> {
+  checkNodeCount(file.nodes.length, limits.maxNodes);
   const byOld = new Map(file.nodes.map((n) => [n.id, n] as const));
   if (byOld.size !== file.nodes.length) throw invalid("duplicate node ids");
   const roots = file.nodes.filter((n) => n.kind === "root");
@@ -175,27 +217,29 @@ export function planImport(
       throw invalid(`node ${n.id} is not a summary but has covers_ids`);
     }
   }
-  const nodes = [...file.nodes]
-    .sort((a, b) => a.seq - b.seq)
-    .map((n, seq) => {
-      const metadata: Record<string, unknown> = { ...n.metadata };
-      if (n.metadata.covers_ids) {
-        metadata["covers_ids"] = n.metadata.covers_ids.map((c) => map(c, "covers_ids entry"));
-      }
-      return {
-        id: map(n.id, "node"),
-        predecessorId: n.predecessorId === null ? null : map(n.predecessorId, "predecessor"),
-        seq,
-        kind: n.kind,
-        content: n.content,
-        status: n.status === "streaming" ? ("interrupted" as const) : n.status,
-        callerId: n.callerId === null ? null : map(n.callerId, "caller"),
-        metadata: metadata as NodeMetadata,
-        reads: n.reads.filter((r) => fresh.has(r)).map((r) => map(r, "read")),
-        tokenCount: tokens(limits.count(n.content)),
-        createdAt: n.createdAt,
-      };
+  const sorted = [...file.nodes].sort((a, b) => a.seq - b.seq);
+  const nodes: ImportPlan["nodes"][number][] = [];
+  // Token counting is the costly part: it runs in batches, yielding between them.
+  for (const [seq, n] of sorted.entries()) {
+    if (seq % BATCH === BATCH - 1) await yieldToEventLoop();
+    const metadata: Record<string, unknown> = { ...n.metadata };
+    if (n.metadata.covers_ids) {
+      metadata["covers_ids"] = n.metadata.covers_ids.map((c) => map(c, "covers_ids entry"));
+    }
+    nodes.push({
+      id: map(n.id, "node"),
+      predecessorId: n.predecessorId === null ? null : map(n.predecessorId, "predecessor"),
+      seq,
+      kind: n.kind,
+      content: n.content,
+      status: n.status === "streaming" ? ("interrupted" as const) : n.status,
+      callerId: n.callerId === null ? null : map(n.callerId, "caller"),
+      metadata: metadata as NodeMetadata,
+      reads: n.reads.filter((r) => fresh.has(r)).map((r) => map(r, "read")),
+      tokenCount: tokens(limits.count(n.content)),
+      createdAt: n.createdAt,
     });
+  }
   const meta: Record<string, unknown> = {};
   const { settings, policy, _last_summary_id: last } = file.session.meta;
   if (settings) {

@@ -66,6 +66,9 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
   // A SQLite file has one writer process: at its start no reply can still be streaming.
   // On PostgreSQL other instances may be streaming, so only expired leases are sealed.
   await store.sealOrphans({ everything: database.kind === "sqlite" });
+  // An import a dead process left half-written (another instance's may still be running:
+  // only those idle for an hour go).
+  await store.removeAbandonedImports(database.kind === "sqlite" ? 0 : 60 * 60_000);
   const bus: EventBus =
     database.kind === "postgresql" ? await PgBus.connect(cfg.databaseUrl) : new LocalBus();
   const providers = createProviders(cfg);

@@ -104,6 +104,13 @@ export interface SessionPage {
   readonly nextCursor: string | null;
 }
 
+/** Nodes per import transaction: each holds the write lock for a few milliseconds. */
+const IMPORT_BATCH = 500;
+/** The owner prefix of a session whose import is still being written. */
+const IMPORTING = "importing:";
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Ids per `IN (…)` list: well under SQLite's bound-parameter limit. */
 const COUNT_CHUNK = 500;
 
@@ -172,25 +179,32 @@ export class SessionStore {
   }
 
   /** Writes an imported ledger (already re-ided and checked) as one new session. */
+  /**
+   * Writes an imported ledger (already re-ided and checked) as one new session. A big ledger
+   * goes in bounded transactions that yield between batches, so the server keeps answering
+   * meanwhile; until the last batch lands the session belongs to a staging owner nobody is,
+   * so nobody sees it half-written, and a failure removes it. A server that dies mid-import
+   * leaves a staged session that `removeAbandonedImports` deletes.
+   */
   async importSession(plan: ImportPlan, ownerId: OwnerId = LOCAL_OWNER): Promise<SessionRecord> {
     const id = this.deps.newSessionId();
     const now = this.deps.now();
-    await this.db.$transaction(async (tx) => {
-      await tx.session.create({
-        data: {
-          id,
-          title: plan.title,
-          headId: plan.headId,
-          rootId: plan.rootId,
-          ownerId,
-          meta: encodeJson(plan.meta),
-          nextSeq: plan.nodes.length,
-          createdAt: now,
-          updatedAt: now,
-        },
-      });
-      await tx.node.createMany({
-        data: plan.nodes.map((n) => ({
+    await this.db.session.create({
+      data: {
+        id,
+        title: plan.title,
+        headId: plan.headId,
+        rootId: plan.rootId,
+        ownerId: `${IMPORTING}${ownerId}`,
+        meta: encodeJson(plan.meta),
+        nextSeq: plan.nodes.length,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    try {
+      for (let i = 0; i < plan.nodes.length; i += IMPORT_BATCH) {
+        const batch = plan.nodes.slice(i, i + IMPORT_BATCH).map((n) => ({
           id: n.id,
           sessionId: id,
           predecessorId: n.predecessorId,
@@ -203,10 +217,27 @@ export class SessionStore {
           reads: encodeReads(n.reads),
           tokenCount: n.tokenCount,
           createdAt: new Date(n.createdAt),
-        })),
-      });
-    });
+        }));
+        await this.write((tx) => tx.node.createMany({ data: batch }));
+        await yieldToEventLoop();
+      }
+      await this.db.session.update({ where: { id }, data: { ownerId } });
+    } catch (e) {
+      await this.db.session.deleteMany({ where: { id } });
+      throw e;
+    }
     return this.getSession(id);
+  }
+
+  /** Deletes sessions whose import began over `olderThanMs` ago and never finished. */
+  async removeAbandonedImports(olderThanMs: number): Promise<number> {
+    const { count } = await this.db.session.deleteMany({
+      where: {
+        ownerId: { startsWith: IMPORTING },
+        updatedAt: { lt: new Date(this.deps.now().getTime() - olderThanMs) },
+      },
+    });
+    return count;
   }
 
   async getSession(id: SessionId): Promise<SessionRecord> {

@@ -1,5 +1,5 @@
 import { guarded } from "@/lib/http/guard";
-import { ledgerFileSchema } from "@/lib/portability/ledger-file";
+import { ledgerShellSchema } from "@/lib/portability/ledger-file";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +8,7 @@ export function POST(req: Request) {
   return guarded(
     req,
     async ({ workspace, json }) =>
-      Response.json(await workspace.importLedger(await json(ledgerFileSchema)), { status: 201 }),
+      Response.json(await workspace.importLedger(await json(ledgerShellSchema)), { status: 201 }),
     { bodyLimit: "import" },
   );
 }

@@ -44,7 +44,7 @@ const LIMITS = { maxNodes: 100_000, count: (text: string) => text.length };
 const plan = (f: ParsedLedgerFile, limits = LIMITS) => planImport(f, newId, limits);
 
 describe("ledger import", () => {
-  it("re-ids every node and translates predecessors, covers_ids, reads and the summary pointer", () => {
+  it("re-ids every node and translates predecessors, covers_ids, reads and the summary pointer", async () => {
     const f = file(
       [
         node("r", null, 0),
@@ -55,7 +55,7 @@ describe("ledger import", () => {
       "a",
       { _last_summary_id: "s", _last_summary_text: "s" },
     );
-    const planned = plan(f);
+    const planned = await plan(f);
     const byContent = new Map(planned.nodes.map((n) => [n.content, n]));
     expect(byContent.get("u")?.predecessorId).toBe(byContent.get("r")?.id);
     expect(byContent.get("a")?.reads).toEqual([byContent.get("r")?.id, byContent.get("u")?.id]);
@@ -69,15 +69,17 @@ describe("ledger import", () => {
     expect(new Set(planned.nodes.map((n) => n.id)).has(asNodeId("a"))).toBe(false);
   });
 
-  it("rejects cycles, dangling predecessors, two roots and a summary as HEAD", () => {
-    expect(() =>
+  it("rejects cycles, dangling predecessors, two roots and a summary as HEAD", async () => {
+    await expect(
       plan(file([node("r", null, 0), node("x", "y", 1), node("y", "x", 2)], "x")),
-    ).toThrow(/cycle/);
-    expect(() => plan(file([node("r", null, 0), node("x", "gone", 1)], "x"))).toThrow(
+    ).rejects.toThrow(/cycle/);
+    await expect(plan(file([node("r", null, 0), node("x", "gone", 1)], "x"))).rejects.toThrow(
       /missing predecessor/,
     );
-    expect(() => plan(file([node("r", null, 0), node("r2", null, 1)], "r"))).toThrow(/one ROOT/);
-    expect(() =>
+    await expect(plan(file([node("r", null, 0), node("r2", null, 1)], "r"))).rejects.toThrow(
+      /one ROOT/,
+    );
+    await expect(
       plan(
         file(
           [
@@ -88,14 +90,14 @@ describe("ledger import", () => {
           "s",
         ),
       ),
-    ).toThrow(/HEAD names a summary/);
+    ).rejects.toThrow(/HEAD names a summary/);
     expect(() => file([{ ...node("r", null, 0), createdAt: "yesterday" }], "r")).toThrow();
   });
 
-  it("checks a 50,000-node chain (the walk is linear: quadratic would not finish)", () => {
+  it("checks a 50,000-node chain (the walk is linear: quadratic would not finish)", async () => {
     const nodes = [node("n0", null, 0)];
     for (let i = 1; i < 50_000; i++) nodes.push(node(`n${i}`, `n${i - 1}`, i));
-    expect(plan(file(nodes, "n49999")).nodes).toHaveLength(50_000);
+    expect((await plan(file(nodes, "n49999"))).nodes).toHaveLength(50_000);
   });
 
   const chain = () => [
@@ -117,7 +119,7 @@ describe("ledger import", () => {
         nodes,
       });
 
-  it("[R88] refuses meta and metadata the engine could not serve", () => {
+  it("[R88] refuses meta and metadata the engine could not serve", async () => {
     const hostile: [string, () => unknown][] = [
       ["unknown policy", raw(chain(), "a2", { policy: "stacked" })],
       ["numeric summary pointer", raw(chain(), "a2", { _last_summary_id: 5 })],
@@ -174,12 +176,14 @@ describe("ledger import", () => {
         () => plan(file([...chain(), summary(["u1", "a1"]), node("x", "s", 6)], "x")),
       ],
     ];
-    for (const [what, attempt] of hostile) expect(attempt, what).toThrow();
+    for (const [what, attempt] of hostile) {
+      await expect(Promise.resolve().then(attempt), what).rejects.toThrow();
+    }
   });
 
-  it("[R88] recounts tokens, derives the summary text and keeps only known meta", () => {
+  it("[R88] recounts tokens, derives the summary text and keeps only known meta", async () => {
     const nodes = chain().map((n) => ({ ...n, tokenCount: 999_999 }));
-    const planned = plan(
+    const planned = await plan(
       file([...nodes, summary(["u1", "a1"])], "a2", {
         _last_summary_id: "s",
         _last_summary_text: "forged",
@@ -199,9 +203,9 @@ describe("ledger import", () => {
     });
   });
 
-  it("[R88] refuses a ledger over the node cap with 413", () => {
-    expect(() => plan(file(chain(), "a2"), { ...LIMITS, maxNodes: 4 })).toThrow(
-      expect.objectContaining({ code: "payload_too_large" }),
-    );
+  it("[R88] refuses a ledger over the node cap with 413", async () => {
+    await expect(plan(file(chain(), "a2"), { ...LIMITS, maxNodes: 4 })).rejects.toMatchObject({
+      code: "payload_too_large",
+    });
   });
 });

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { closeServices, services } from "@/lib/server/services";
+import { createDatabase, describeEachDatabase, type TestDatabase } from "./support/databases";
+import { Routes } from "./support/routes";
+
+/**
+ * [R91] A big import cannot stop the server: a 50,000-node ledger is checked, counted and
+ * written in bounded batches that yield, so health checks keep being answered meanwhile; an
+ * import over the node cap is refused before any node is checked.
+ */
+
+const WORDS = "the quick brown fox jumps over the lazy dog and keeps on running far away".split(
+  " ",
+);
+
+/** A 200-node spine padded with dead forks to `total` nodes, ~40 words a node. */
+function bigLedger(total: number) {
+  const text = (i: number) =>
+    Array.from({ length: 40 }, (_, k) => WORDS[(i + k) % WORDS.length]).join(" ");
+  const nodes = [
+    {
+      id: "n0",
+      predecessorId: null,
+      seq: 0,
+      kind: "root",
+      content: "You are a helpful assistant.",
+      status: "complete",
+      callerId: null,
+      metadata: {},
+      reads: [],
+      createdAt: "2026-12-01T00:00:00.000Z",
+    },
+  ];
+  for (let i = 1; i < total; i++) {
+    const pred = i < 200 ? i - 1 : (i * 7919) % 199;
+    nodes.push({
+      id: `n${i}`,
+      predecessorId: `n${pred}` as never,
+      seq: i,
+      kind: i % 2 ? "user" : "assistant",
+      content: text(i),
+      status: "complete",
+      callerId: null,
+      metadata: {},
+      reads: [],
+      createdAt: "2026-12-01T00:00:00.000Z",
+    });
+  }
+  return {
+    format: "spindle.ledger",
+    version: 1,
+    session: { title: "big", headId: "n199", meta: {} },
+    nodes,
+  };
+}
+
+describeEachDatabase("[R91] big imports", (kind) => {
+  let db: TestDatabase;
+  let routes: Routes;
+
+  beforeAll(async () => {
+    db = await createDatabase(kind);
+    process.env["DATABASE_URL"] = db.url;
+    process.env["SPINDLE_AUTH"] = "off";
+    process.env["SPINDLE_MAX_IMPORT_NODES"] = "60000";
+    await closeServices();
+    routes = await Routes.load();
+  });
+
+  afterAll(async () => {
+    await closeServices();
+    delete process.env["SPINDLE_AUTH"];
+    delete process.env["SPINDLE_MAX_IMPORT_NODES"];
+    await db.drop();
+  });
+
+  it("[R91] health keeps answering within a second while 50,000 nodes are imported", async () => {
+    const body = JSON.stringify(bigLedger(50_000));
+    let done = false;
+    const latencies: number[] = [];
+    const probe = (async () => {
+      while (!done) {
+        const started = performance.now();
+        const health = await routes.call("GET", "/api/health");
+        latencies.push(performance.now() - started);
+        expect(health.status).toBe(200);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    const imported = await routes.call("POST", "/api/import", body);
+    done = true;
+    await probe;
+    expect(imported.status, imported.text.slice(0, 200)).toBe(201);
+    const { database } = await services();
+    expect(
+      await database.db.node.count({ where: { sessionId: imported.json["id"] as string } }),
+    ).toBe(50_000);
+    console.log(
+      `[R91] ${kind}: ${latencies.length} health checks, slowest ${Math.round(Math.max(...latencies))} ms`,
+    );
+    expect(latencies.length).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...latencies)).toBeLessThan(1_000);
+  }, 120_000);
+
+  it("[R91] a ledger over the node cap is refused with 413 before anything is written", async () => {
+    const { database } = await services();
+    const before = await database.db.session.count();
+    const res = await routes.call("POST", "/api/import", JSON.stringify(bigLedger(60_001)));
+    expect(res.status).toBe(413);
+    expect(res.json).toMatchObject({ error: { code: "payload_too_large" } });
+    expect(await database.db.session.count()).toBe(before);
+  }, 120_000);
+});
