@@ -58,6 +58,13 @@ export interface SpawnResult {
   readonly result: LedgerNode;
 }
 
+export interface SendInput {
+  readonly sourceSessionId: SessionId;
+  readonly targetSessionId: SessionId;
+  readonly content: string;
+  readonly signal?: AbortSignal;
+}
+
 export interface TurnResult {
   readonly user: LedgerNode | null;
   readonly reply: LedgerNode;
@@ -246,12 +253,7 @@ export class Dispatcher {
   }
 
   /** A cross-session send: a turn at the target session's own HEAD, which it advances. */
-  async sendToSession(input: {
-    sourceSessionId: SessionId;
-    targetSessionId: SessionId;
-    content: string;
-    signal?: AbortSignal;
-  }): Promise<TurnResult> {
+  async sendToSession(input: SendInput): Promise<TurnResult> {
     await this.deps.store.getSession(input.sourceSessionId);
     return this.runTurn({
       sessionId: input.targetSessionId,

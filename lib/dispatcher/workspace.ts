@@ -15,7 +15,14 @@ import {
   type LedgerFile,
 } from "../portability/ledger-file";
 import type { SessionPage, SessionStore } from "../store/session-store";
-import type { Dispatcher, SpawnResult, TurnInput, TurnResult } from "./dispatcher";
+import type {
+  Dispatcher,
+  SendInput,
+  SpawnInput,
+  SpawnResult,
+  TurnInput,
+  TurnResult,
+} from "./dispatcher";
 import type { TurnEvent } from "./run-turn";
 
 export interface WorkspaceDeps {
@@ -146,23 +153,13 @@ export class Workspace {
     return this.deps.compactor.compact(await this.deps.store.getSession(id));
   }
 
-  async spawn(input: {
-    sessionId: SessionId;
-    prompt: string;
-    callerId?: NodeId | undefined;
-    signal?: AbortSignal | undefined;
-  }): Promise<SpawnResult> {
+  async spawn(input: SpawnInput): Promise<SpawnResult> {
     await this.own(input.sessionId);
     return this.deps.dispatcher.spawn(input);
   }
 
   /** A cross-session send: both the source and the target must be the actor's. */
-  async sendToSession(input: {
-    sourceSessionId: SessionId;
-    targetSessionId: SessionId;
-    content: string;
-    signal?: AbortSignal;
-  }): Promise<TurnResult> {
+  async sendToSession(input: SendInput): Promise<TurnResult> {
     await this.own(input.sourceSessionId);
     await this.own(input.targetSessionId);
     return this.deps.dispatcher.sendToSession(input);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/http/openapi";
 import { SIGN_IN_LIMITS } from "@/lib/auth/throttle";
-import { closeServices, services } from "@/lib/server/services";
-import { createDatabase, describeEachDatabase, type TestDatabase } from "./support/databases";
-import { ORIGIN, Routes } from "./support/routes";
+import { services } from "@/lib/server/services";
+import { describeEachDatabase } from "./support/databases";
+import { ORIGIN, useApp, type Routes } from "./support/routes";
 
 /**
  * Accounts, ownership and the edge (docs/security.md), through the real route handlers on
@@ -23,7 +23,6 @@ function cookieOf(headers: Headers): string {
 }
 
 describeEachDatabase("[R76] accounts and ownership", (kind) => {
-  let db: TestDatabase;
   let routes: Routes;
   /** A same-origin browser request of a signed-in user. */
   let alice: Record<string, string>;
@@ -56,17 +55,9 @@ describeEachDatabase("[R76] accounts and ownership", (kind) => {
     return JSON.stringify([await store.getSession(id as never), await store.nodes(id as never)]);
   };
 
-  beforeAll(async () => {
-    db = await createDatabase(kind);
-    process.env["DATABASE_URL"] = db.url;
-    process.env["SPINDLE_OFFLINE_DELAY_MS"] = "0";
-    delete process.env["SPINDLE_AUTH"];
-    delete process.env["SPINDLE_ALLOW_SIGNUP"];
-    delete process.env["OPENAI_BASE_URL"];
-    delete process.env["OPENAI_API_KEY"];
-    await closeServices();
-    routes = await Routes.load();
+  useApp(kind, { SPINDLE_ALLOW_SIGNUP: undefined }, (app) => ({ routes } = app));
 
+  beforeAll(async () => {
     const first = await signUp("alice@example.com", "Alice");
     expect(first.status).toBe(200);
     alice = { origin: ORIGIN, cookie: cookieOf(first.headers) };
@@ -92,11 +83,6 @@ describeEachDatabase("[R76] accounts and ownership", (kind) => {
       headers: alice,
     });
     aliceNodes = (nodes.json["nodes"] as { id: string }[]).map((n) => n.id);
-  });
-
-  afterAll(async () => {
-    await closeServices();
-    await db.drop();
   });
 
   it("[R76] the first account is the admin; sign-up then closes, and the admin creates accounts", async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { closeServices, services } from "@/lib/server/services";
-import { createDatabase, describeEachDatabase, type TestDatabase } from "./support/databases";
-import { Routes } from "./support/routes";
+import { expect, it } from "vitest";
+import { services } from "@/lib/server/services";
+import { describeEachDatabase } from "./support/databases";
+import { useApp, type Routes } from "./support/routes";
 
 /**
  * [R91] A big import cannot stop the server: a 50,000-node ledger is checked, counted and
@@ -55,24 +55,12 @@ function bigLedger(total: number) {
 }
 
 describeEachDatabase("[R91] big imports", (kind) => {
-  let db: TestDatabase;
   let routes: Routes;
-
-  beforeAll(async () => {
-    db = await createDatabase(kind);
-    process.env["DATABASE_URL"] = db.url;
-    process.env["SPINDLE_AUTH"] = "off";
-    process.env["SPINDLE_MAX_IMPORT_NODES"] = "60000";
-    await closeServices();
-    routes = await Routes.load();
-  });
-
-  afterAll(async () => {
-    await closeServices();
-    delete process.env["SPINDLE_AUTH"];
-    delete process.env["SPINDLE_MAX_IMPORT_NODES"];
-    await db.drop();
-  });
+  useApp(
+    kind,
+    { SPINDLE_AUTH: "off", SPINDLE_MAX_IMPORT_NODES: "60000" },
+    (app) => ({ routes } = app),
+  );
 
   it("[R91] health keeps answering within a second while 50,000 nodes are imported", async () => {
     const body = JSON.stringify(bigLedger(50_000));

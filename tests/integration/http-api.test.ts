@@ -1,10 +1,8 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/http/openapi";
-import { closeServices } from "@/lib/server/services";
-import { createSqliteDatabase, type TestDatabase } from "./support/databases";
-import { ORIGIN, Routes } from "./support/routes";
+import { ORIGIN, useApp, type Routes } from "./support/routes";
 
 /**
  * The route handlers themselves, called with real Requests against a real SQLite file and
@@ -13,25 +11,8 @@ import { ORIGIN, Routes } from "./support/routes";
  * statuses, and the session check on every id.
  */
 
-let db: TestDatabase;
 let routes: Routes;
-
-beforeAll(async () => {
-  db = await createSqliteDatabase();
-  process.env["DATABASE_URL"] = db.url;
-  process.env["SPINDLE_OFFLINE_DELAY_MS"] = "0";
-  process.env["SPINDLE_AUTH"] = "off";
-  delete process.env["OPENAI_BASE_URL"];
-  delete process.env["OPENAI_API_KEY"];
-  await closeServices();
-  routes = await Routes.load();
-});
-
-afterAll(async () => {
-  await closeServices();
-  delete process.env["SPINDLE_AUTH"];
-  await db.drop();
-});
+useApp("sqlite", { SPINDLE_AUTH: "off" }, (app) => ({ routes } = app));
 
 const call = (...args: Parameters<Routes["call"]>) => routes.call(...args);
 

@@ -1,8 +1,7 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { closeServices } from "@/lib/server/services";
-import { createDatabase, describeEachDatabase, type TestDatabase } from "./support/databases";
-import { Routes } from "./support/routes";
+import { beforeAll, expect, it } from "vitest";
+import { describeEachDatabase } from "./support/databases";
+import { useApp, type Routes } from "./support/routes";
 
 /**
  * [R88] No imported session can make a route answer 500: random mutations of a real exported
@@ -30,19 +29,11 @@ interface LedgerJson {
 const RUNS = { sqlite: 500, postgresql: 120 } as const;
 
 describeEachDatabase("[R88] hostile imports", (kind) => {
-  let db: TestDatabase;
   let routes: Routes;
   let base: LedgerJson;
+  useApp(kind, { SPINDLE_AUTH: "off" }, (app) => ({ routes } = app));
 
   beforeAll(async () => {
-    db = await createDatabase(kind);
-    process.env["DATABASE_URL"] = db.url;
-    process.env["SPINDLE_OFFLINE_DELAY_MS"] = "0";
-    process.env["SPINDLE_AUTH"] = "off";
-    delete process.env["OPENAI_BASE_URL"];
-    delete process.env["OPENAI_API_KEY"];
-    await closeServices();
-    routes = await Routes.load();
     // A real ledger with a branch, a summary, a tool call and its result.
     const id = (await routes.call("POST", "/api/sessions", { title: "base" })).json["id"] as string;
     await routes.call("PATCH", `/api/sessions/${id}`, { settings: { keepRecentTokens: 1 } });
@@ -61,12 +52,6 @@ describeEachDatabase("[R88] hostile imports", (kind) => {
       (await routes.call("GET", `/api/sessions/${id}/export?format=json`)).text,
     ) as LedgerJson;
     expect(base.nodes.some((n) => n.kind === "summary")).toBe(true);
-  });
-
-  afterAll(async () => {
-    await closeServices();
-    delete process.env["SPINDLE_AUTH"];
-    await db.drop();
   });
 
   /** Values a hostile file might put anywhere. */

@@ -1,5 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { closeServices } from "@/lib/server/services";
+import { createDatabase, type TestDatabase } from "./databases";
 
 /**
  * The app's route handlers, called in-process with real Requests (no server): the same
@@ -121,4 +124,47 @@ export class Routes {
     }
     throw new Error(`no route for ${pathname}`);
   }
+}
+
+export interface AppUnderTest {
+  readonly db: TestDatabase;
+  readonly routes: Routes;
+}
+
+/**
+ * The app's route handlers over a fresh database for one suite, the offline model without
+ * streaming delay, and `env` on top (e.g. `SPINDLE_AUTH: "off"`; `undefined` unsets). The
+ * server's services are rebuilt from that environment before the suite and closed after it.
+ */
+export function useApp(
+  kind: "sqlite" | "postgresql",
+  env: Record<string, string | undefined>,
+  assign: (app: AppUnderTest) => void,
+): void {
+  let db: TestDatabase | undefined;
+  const set = (values: Record<string, string | undefined>) => {
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+  const overrides = {
+    SPINDLE_OFFLINE_DELAY_MS: "0",
+    OPENAI_BASE_URL: undefined,
+    OPENAI_API_KEY: undefined,
+    SPINDLE_AUTH: undefined,
+    ...env,
+  };
+  const saved = Object.fromEntries(Object.keys(overrides).map((k) => [k, process.env[k]]));
+  beforeAll(async () => {
+    db = await createDatabase(kind);
+    set({ ...overrides, DATABASE_URL: db.url });
+    await closeServices();
+    assign({ db, routes: await Routes.load() });
+  });
+  afterAll(async () => {
+    await closeServices();
+    set(saved);
+    await db?.drop();
+  });
 }
