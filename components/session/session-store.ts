@@ -118,7 +118,9 @@ export function createSessionStore(init: {
       }),
     appendDelta: (id, text, offset) => {
       const node = get().nodes[id];
-      if (!node || node.status !== "streaming") return true;
+      // A node this tab has not seen yet: refetch (its text so far comes with it).
+      if (!node) return false;
+      if (node.status !== "streaming") return true;
       const have = node.content.length;
       if (offset > have) return false;
       if (offset + text.length <= have) return true;

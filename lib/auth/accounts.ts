@@ -7,7 +7,7 @@ import type { Config } from "../config/env";
 import type { Database } from "../db/client";
 import { asOwnerId } from "../engine/ids";
 import type { SessionStore } from "../store/session-store";
-import { requestHost } from "../http/edge";
+import { isOwnOrigin } from "../http/edge";
 
 export interface AccountsDeps {
   readonly database: Database;
@@ -35,7 +35,12 @@ export function createAccounts(deps: AccountsDeps) {
     baseURL: deps.config.publicUrl ?? { allowedHosts: ["*"] },
     // The origin the request was sent to: its Host passed the edge guard, which also
     // refused every write whose Origin differs from it.
-    trustedOrigins: (request) => (request ? sameOrigin(request) : []),
+    trustedOrigins: (request) => {
+      const origin = request?.headers.get("origin");
+      return request && origin && isOwnOrigin(origin, request, deps.config.publicUrl)
+        ? [origin]
+        : [];
+    },
     database: prismaAdapter(db, { provider: deps.database.kind }),
     session: { modelName: "authSession", expiresIn: SESSION_DAYS * 24 * 60 * 60 },
     emailAndPassword: {
@@ -85,13 +90,3 @@ export function createAccounts(deps: AccountsDeps) {
 }
 
 export type Accounts = ReturnType<typeof createAccounts>;
-
-function sameOrigin(request: Request): string[] {
-  const origin = request.headers.get("origin");
-  if (!origin) return [];
-  try {
-    return new URL(origin).host === requestHost(request) ? [origin] : [];
-  } catch {
-    return [];
-  }
-}

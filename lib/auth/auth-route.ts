@@ -38,35 +38,66 @@ async function reshapeError(res: Response): Promise<Response> {
 }
 
 /**
- * `/api/auth/*`: better-auth's endpoints behind Spindle's edge checks, with sign-in
- * attempts throttled per account, per address and server-wide (429 past the limit).
+ * The better-auth endpoints Spindle uses, and so serves: everything else it ships (admin
+ * impersonation, setting another user's password or email, removing users, …) answers 404.
+ * An admin administers accounts; reading other people's conversations is not part of it.
+ */
+const ENDPOINTS = new Set([
+  "GET /get-session",
+  "POST /sign-up/email",
+  "POST /sign-in/email",
+  "POST /sign-out",
+  "GET /admin/list-users",
+  "POST /admin/create-user",
+  "POST /admin/ban-user",
+  "POST /admin/unban-user",
+]);
+
+const BASE = "/api/auth";
+
+function tooMany(what: string, wait: number): Response {
+  const res = errorResponse(
+    "too_many_attempts",
+    `Too many ${what}; try again in ${Math.ceil(wait / 60)} minute(s).`,
+  );
+  res.headers.set("retry-after", String(wait));
+  return res;
+}
+
+/**
+ * `/api/auth/*`: the better-auth endpoints Spindle uses, behind its edge checks. Sign-in
+ * attempts are throttled per account and per address, sign-ups per address; while sign-up
+ * is closed it is refused before better-auth looks the email up (one answer for every
+ * address, no password hashed).
  */
 export function authRoute(req: Request): Promise<Response> {
   return handle(async () => {
-    const { accounts, config, throttle } = await services();
+    const { accounts, config, throttle, database } = await services();
     checkHost(req, config);
+    const path = new URL(req.url).pathname.slice(BASE.length);
+    if (!ENDPOINTS.has(`${req.method} ${path}`)) {
+      throw new EngineError("not_found", "No such account endpoint.");
+    }
     if (req.method === "GET") return reshapeError(await accounts.handler(req));
     checkJsonBody(req);
     // Every account write comes from this server's pages (a forged sign-in is an attack too).
-    checkOrigin(req, "cookie");
+    checkOrigin(req, "cookie", config.publicUrl);
     const text = await readBodyText(req, AUTH_BODY_LIMIT);
     const body = parseJsonText(text);
-    const path = new URL(req.url).pathname;
-    const signIn = path.endsWith("/sign-in/email");
-    let email = "";
-    if (signIn) {
+    const address = addressOf(req);
+    let email: string | null = null;
+    if (path === "/sign-up/email") {
+      if (!config.allowSignup && (await database.db.user.count()) > 0) {
+        throw new EngineError("signup_closed");
+      }
+      const wait = await throttle.signUp(address);
+      if (wait > 0) return tooMany("sign-ups from this address", wait);
+    } else if (path === "/sign-in/email") {
       const parsed = credentials.safeParse(body);
       if (!parsed.success) throw new EngineError("invalid_request", "Send {email, password}.");
       email = parsed.data.email;
-      const wait = await throttle.retryAfter(email, addressOf(req));
-      if (wait > 0) {
-        const res = errorResponse(
-          "too_many_attempts",
-          `Too many failed sign-ins; try again in ${Math.ceil(wait / 60)} minute(s).`,
-        );
-        res.headers.set("retry-after", String(wait));
-        return res;
-      }
+      const wait = await throttle.attempt(email, address);
+      if (wait > 0) return tooMany("failed sign-ins", wait);
     }
     const forwarded = new Request(req.url, {
       method: req.method,
@@ -74,10 +105,7 @@ export function authRoute(req: Request): Promise<Response> {
       body: text,
     });
     const res = await accounts.handler(forwarded);
-    if (signIn) {
-      if (res.status === 401 || res.status === 403) await throttle.failed(email, addressOf(req));
-      else if (res.ok) await throttle.succeeded(email);
-    }
+    if (email !== null && res.ok) await throttle.succeeded(email, address);
     return reshapeError(res);
   });
 }

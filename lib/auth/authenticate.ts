@@ -34,9 +34,10 @@ export async function authenticate(req: Request, deps: AuthenticateDeps): Promis
       "API keys go in the Authorization header (Authorization: Bearer <key>), never in the URL.",
     );
   }
-  const header = req.headers.get("authorization");
-  if (header !== null) {
-    const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  // Only the Bearer scheme is ours: a proxy's `Basic` credentials pass through untouched.
+  const header = req.headers.get("authorization")?.trim() ?? "";
+  if (/^Bearer\b/i.test(header)) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
     const owner = match?.[1] ? await deps.keys.verify(match[1]) : null;
     if (!owner) {
       throw new EngineError("unauthenticated", "The API key is not valid (unknown or revoked).");

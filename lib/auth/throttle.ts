@@ -1,15 +1,20 @@
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
-/** Failed sign-ins allowed per account, per address and server-wide within the window. */
-export const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, global: 300 } as const;
+/** Sign-in attempts allowed per account and per address, and sign-ups per address. */
+export const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, signUpsPerAddress: 10 } as const;
 const WINDOW_SECONDS = 15 * 60;
+const SIGN_UP_WINDOW_SECONDS = 60 * 60;
+
+/** Seconds to wait, or 0 when the attempt may go ahead. */
+export type Verdict = number;
 
 /**
- * Throttles password guessing. Only failures count (a user who signs in ten times in a row
- * is never locked out) and a success clears the account's count. Three buckets: per account
- * (stops guessing one password), per address (stops spraying many accounts from one place)
- * and server-wide (bounds spraying from addresses that change or are forged). Memory-backed:
- * each instance keeps its own counts (docs/security.md).
+ * Throttles password guessing. An attempt takes its points *before* the password is checked
+ * (so a burst of parallel guesses cannot all pass a check made before any failure was
+ * counted) and a successful sign-in gives them back, so only failures add up. Two buckets:
+ * per account (guessing one password) and per address (spraying many accounts from one
+ * place). Sign-ups are limited per address: each costs a password hash. Memory-backed: each
+ * instance keeps its own counts (docs/security.md).
  */
 export class SignInThrottle {
   private readonly account = new RateLimiterMemory({
@@ -20,38 +25,41 @@ export class SignInThrottle {
     points: SIGN_IN_LIMITS.perAddress,
     duration: WINDOW_SECONDS,
   });
-  private readonly global = new RateLimiterMemory({
-    points: SIGN_IN_LIMITS.global,
-    duration: WINDOW_SECONDS,
+  private readonly signUps = new RateLimiterMemory({
+    points: SIGN_IN_LIMITS.signUpsPerAddress,
+    duration: SIGN_UP_WINDOW_SECONDS,
   });
 
-  /** Seconds to wait before another attempt, or 0 when one may be made now. */
-  async retryAfter(email: string, address: string): Promise<number> {
-    const checks: [RateLimiterMemory, string, number][] = [
-      [this.account, email.toLowerCase(), SIGN_IN_LIMITS.perAccount],
-      [this.address, address, SIGN_IN_LIMITS.perAddress],
-      [this.global, "all", SIGN_IN_LIMITS.global],
-    ];
-    let wait = 0;
-    for (const [limiter, key, points] of checks) {
-      const res = await limiter.get(key);
-      if (res && res.consumedPoints >= points) {
-        wait = Math.max(wait, Math.ceil(res.msBeforeNext / 1000));
-      }
-    }
-    return wait;
+  /** Takes a sign-in attempt's points; the wait when either bucket is spent. */
+  async attempt(email: string, address: string): Promise<Verdict> {
+    const key = email.trim().toLowerCase();
+    const results = await Promise.allSettled([
+      this.account.consume(key),
+      this.address.consume(address),
+    ]);
+    const refused = results.flatMap((r) =>
+      r.status === "rejected" && r.reason instanceof RateLimiterRes ? [r.reason] : [],
+    );
+    if (refused.length === 0) return 0;
+    return Math.max(...refused.map((r) => Math.ceil(r.msBeforeNext / 1000)), 1);
   }
 
-  async failed(email: string, address: string): Promise<void> {
-    // `penalty` adds points without rejecting: the check happens before the next attempt.
+  /** A sign-in succeeded: its points (and the account's earlier failures) are forgiven. */
+  async succeeded(email: string, address: string): Promise<void> {
     await Promise.all([
-      this.account.penalty(email.toLowerCase()),
-      this.address.penalty(address),
-      this.global.penalty("all"),
+      this.account.delete(email.trim().toLowerCase()),
+      this.address.reward(address, 1),
     ]);
   }
 
-  async succeeded(email: string): Promise<void> {
-    await this.account.delete(email.toLowerCase());
+  /** Takes a sign-up's point; the wait when the address has made too many. */
+  async signUp(address: string): Promise<Verdict> {
+    try {
+      await this.signUps.consume(address);
+      return 0;
+    } catch (e) {
+      if (e instanceof RateLimiterRes) return Math.max(Math.ceil(e.msBeforeNext / 1000), 1);
+      throw e;
+    }
   }
 }

@@ -126,12 +126,16 @@ export class Compactor implements TurnCompaction {
       };
     } catch (e) {
       const failure = asCompactionError(e);
-      bus.publish(session.id, {
-        type: "compaction_failed",
-        trigger,
-        code: failure.code,
-        message: failure.message,
-      });
+      // A lost compare-and-swap is no failure of the session: another compaction finished
+      // (and announced itself); only this caller needs to know.
+      if (failure.code !== "compaction_conflict") {
+        bus.publish(session.id, {
+          type: "compaction_failed",
+          trigger,
+          code: failure.code,
+          message: failure.message,
+        });
+      }
       throw failure;
     }
   }
@@ -195,8 +199,9 @@ export class Compactor implements TurnCompaction {
     try {
       const result = await this.compact(session, parentId, "reactive");
       return result.summary !== null;
-    } catch {
-      return false;
+    } catch (e) {
+      // Another compaction landed first: it made the room; the turn re-renders and retries.
+      return isEngineError(e) && e.code === "compaction_conflict";
     }
   }
 

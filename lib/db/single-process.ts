@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { unlinkSync } from "node:fs";
+import { realpathSync, unlinkSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sqliteFilePath } from "./paths";
+import { ensureSqliteDirectory, sqliteFilePath } from "./paths";
 
 /** Another live server process holds the SQLite file. */
 export class DatabaseInUseError extends Error {
@@ -21,7 +21,10 @@ export class DatabaseInUseError extends Error {
  * @returns a function that releases the claim (graceful shutdown, tests).
  */
 export async function claimSqliteFile(url: string): Promise<() => Promise<void>> {
-  const file = sqliteFilePath(url);
+  // One name per file, however it is reached (a symlinked folder, a relative path).
+  ensureSqliteDirectory(url);
+  const given = sqliteFilePath(url);
+  const file = path.join(realpathSync(path.dirname(given)), path.basename(given));
   const name = `spindle-${createHash("sha256").update(file).digest("hex").slice(0, 24)}`;
   const address = process.platform === "linux" ? `\0${name}` : path.join(tmpdir(), `${name}.sock`);
   const server = createServer((socket) => socket.end(`${process.pid}\n`));

@@ -35,6 +35,8 @@ export interface WorkspaceDeps {
   /** False with the offline model, which offers no other model to pick. */
   readonly modelChoice: boolean;
   readonly importLimits: ImportLimits;
+  /** Imports this process writes at once (each holds a parsed ledger in memory). */
+  readonly importSlots: { active: number; readonly max: number };
 }
 
 /** A settings patch: `null` clears an override (the server-wide default applies again). */
@@ -194,9 +196,16 @@ export class Workspace {
 
   /** Imports a ledger file as a new session of the actor's (nodes checked in batches). */
   async importLedger(shell: LedgerShell): Promise<SessionRecord> {
-    const file = await parseLedgerNodes(shell, this.deps.importLimits);
-    const plan = await planImport(file, () => this.deps.newNodeId(), this.deps.importLimits);
-    return this.deps.store.importSession(plan, this.actor.ownerId);
+    const slots = this.deps.importSlots;
+    if (slots.active >= slots.max) throw new EngineError("import_busy");
+    slots.active += 1;
+    try {
+      const file = await parseLedgerNodes(shell, this.deps.importLimits);
+      const plan = await planImport(file, () => this.deps.newNodeId(), this.deps.importLimits);
+      return await this.deps.store.importSession(plan, this.actor.ownerId);
+    } finally {
+      slots.active -= 1;
+    }
   }
 
   private async own(id: SessionId): Promise<void> {

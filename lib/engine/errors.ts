@@ -19,6 +19,7 @@ const CATALOGUE = {
   session_not_found: { status: 404, message: "No such session." },
   node_not_found: { status: 404, message: "No such node in this session." },
   api_key_not_found: { status: 404, message: "No such API key." },
+  not_found: { status: 404, message: "No such endpoint." },
 
   // Who is asking, and from where (lib/auth, lib/http/edge.ts). Another user's session is
   // `session_not_found`, never `forbidden`: a 403 would confirm that it exists.
@@ -33,6 +34,10 @@ const CATALOGUE = {
   method_not_allowed: { status: 405, message: "That method is not allowed here." },
   payload_too_large: { status: 413, message: "The request body is too large." },
   too_many_attempts: { status: 429, message: "Too many attempts; wait a few minutes." },
+  import_busy: {
+    status: 429,
+    message: "Another import is being written on this server; try again in a moment.",
+  },
   signup_closed: {
     status: 403,
     message: "Sign-up is closed: ask the admin of this server to create your account.",

@@ -29,8 +29,9 @@ export type CutResult =
  * - it starts at a user turn, or is empty (the boundary before the next user message);
  * - every summary in the view lands on the covered side;
  * - no assistant tool call is separated from a tool result answering it;
- * - an assistant whose tool calls are not all answered yet stays kept (its results will land
- *   under it: covering it would leave them hanging off a summarised turn);
+ * - an assistant at the end of the view whose tool calls are not all answered yet stays kept
+ *   (its results will land under it: covering it would leave them hanging off a summarised
+ *   turn); one the conversation has moved on from is abandoned and may be covered;
  * - the newest user message stays kept (the model must answer the question, not a summary
  *   of it).
  *
@@ -74,9 +75,16 @@ export function findCutIndex(
     if (i === 0) return;
     if (message.kind === "user") maxCut = i;
   });
-  const pending = view.findIndex(
-    (m, i) => i > 0 && (m.toolCalls ?? []).some((call) => !answered.has(call.id)),
-  );
+  // A call still waiting is one at the end of the view (only its own results may follow):
+  // a call the conversation moved on from (its branch deleted, its writer dead) is
+  // abandoned, and must not keep the rest of the branch from ever being compacted.
+  let pending = -1;
+  for (let i = n - 1; i >= 1; i -= 1) {
+    const message = view[i];
+    if (message === undefined || message.kind === "tool") continue;
+    if ((message.toolCalls ?? []).some((call) => !answered.has(call.id))) pending = i;
+    break;
+  }
   if (pending > 0) maxCut = Math.min(maxCut, pending);
 
   const budget = Math.max(0, keepRecentTokens);

@@ -65,12 +65,31 @@ export function checkJsonBody(req: Request): void {
 }
 
 /**
+ * Whether `origin` is this server's own: the origin the request was sent to (its `Host`), or
+ * `SPINDLE_PUBLIC_URL`'s (behind a proxy that rewrites `Host`).
+ */
+export function isOwnOrigin(origin: string, req: Request, publicUrl: string | undefined): boolean {
+  let host: string;
+  try {
+    host = new URL(origin).host.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === requestHost(req).toLowerCase()) return true;
+  return publicUrl !== undefined && new URL(publicUrl).origin === new URL(origin).origin;
+}
+
+/**
  * A state-changing request made with ambient credentials (a cookie, or single-user mode where
  * the address alone grants access) must come from this server's own origin. Browsers send
  * `Origin` on every such request; scripts send none, and are allowed without one only when
  * no cookie vouches for them.
  */
-export function checkOrigin(req: Request, ambient: "cookie" | "local" | "none"): void {
+export function checkOrigin(
+  req: Request,
+  ambient: "cookie" | "local" | "none",
+  publicUrl: string | undefined,
+): void {
   if (!isStateChanging(req.method) || ambient === "none") return;
   const site = req.headers.get("sec-fetch-site");
   if (site !== null && site !== "same-origin" && site !== "none") {
@@ -81,15 +100,7 @@ export function checkOrigin(req: Request, ambient: "cookie" | "local" | "none"):
     if (ambient === "cookie") throw new EngineError("cross_origin");
     return;
   }
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    throw new EngineError("cross_origin");
-  }
-  if (originHost.toLowerCase() !== requestHost(req).toLowerCase()) {
-    throw new EngineError("cross_origin");
-  }
+  if (!isOwnOrigin(origin, req, publicUrl)) throw new EngineError("cross_origin");
 }
 
 /**

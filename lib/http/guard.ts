@@ -30,7 +30,7 @@ export function guarded(
     checkHost(req, s.config);
     checkJsonBody(req);
     const actor = await requireActor(req, s.authDeps);
-    checkOrigin(req, actor.via === "key" ? "none" : actor.via);
+    checkOrigin(req, actor.via === "key" ? "none" : actor.via, s.config.publicUrl);
     const limit = options.bodyLimit === "import" ? s.config.maxImportBytes : s.config.maxBodyBytes;
     return fn({
       actor,

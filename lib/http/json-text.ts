@@ -13,22 +13,20 @@ export const MAX_JSON_DEPTH = 64;
 export function parseJsonText(text: string): unknown {
   if (text.trim() === "") return {};
   checkDepth(text);
+  // A raw NUL is invalid JSON anyway; an escaped one is `\u0000` after an even number of
+  // backslashes (an odd number would make it the text "\u0000"). One linear scan, so the
+  // parse itself runs at full speed.
+  if (ESCAPED_NUL.test(text)) {
+    throw new EngineError("invalid_request", "Text must not contain NUL (\\u0000) characters.");
+  }
   try {
-    return JSON.parse(text, (key, value: unknown) => {
-      if (key.includes("\0") || (typeof value === "string" && value.includes("\0"))) {
-        throw new NulError();
-      }
-      return value;
-    });
-  } catch (e) {
-    if (e instanceof NulError) {
-      throw new EngineError("invalid_request", "Text must not contain NUL (\\u0000) characters.");
-    }
+    return JSON.parse(text);
+  } catch {
     throw new EngineError("invalid_request", "The request body is not valid JSON.");
   }
 }
 
-class NulError extends Error {}
+const ESCAPED_NUL = /(?<!\\)(?:\\\\)*\\u0000/;
 
 function checkDepth(text: string): void {
   let depth = 0;

@@ -7,13 +7,15 @@ import { asNodeId, asSessionId, isIdShaped, type NodeId, type SessionId } from "
  * like an unknown one (404), so callers cannot probe for the id format of other sessions.
  */
 export function sessionIdParam(raw: string): SessionId {
-  if (!isIdShaped(raw))
-    throw new EngineError("session_not_found", `No session ${raw.slice(0, 64)}.`);
+  // Server actions receive whatever the caller sent, whatever the type says.
+  if (typeof raw !== "string" || !isIdShaped(raw))
+    throw new EngineError("session_not_found", `No session ${String(raw).slice(0, 64)}.`);
   return asSessionId(raw);
 }
 
 export function nodeIdParam(raw: string): NodeId {
-  if (!isIdShaped(raw)) throw new EngineError("node_not_found", `No node ${raw.slice(0, 64)}.`);
+  if (typeof raw !== "string" || !isIdShaped(raw))
+    throw new EngineError("node_not_found", `No node ${String(raw).slice(0, 64)}.`);
   return asNodeId(raw);
 }
 

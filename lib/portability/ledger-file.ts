@@ -2,6 +2,7 @@ import { z } from "zod";
 import { sessionSettingsSchema } from "../http/schemas";
 import { isSideLeafKind } from "../engine/side-leaf";
 import { tokens } from "../engine/ids";
+import { yieldToEventLoop } from "../yield-to-event-loop";
 import { EngineError } from "../engine/errors";
 import type { NodeId } from "../engine/ids";
 import type { LedgerNode, NodeMetadata, SessionMeta, SessionRecord } from "../engine/types";
@@ -24,6 +25,9 @@ export function toLedgerFile(
 }
 
 const id = z.string().min(1).max(64);
+
+/** The longest node an import accepts (a reply far past any model's output). */
+const MAX_NODE_CHARS = 1_000_000;
 
 /**
  * The node metadata keys the engine reads, typed as the engine needs them; other keys pass
@@ -61,14 +65,17 @@ const nodeSchema = z.object({
   predecessorId: id.nullable(),
   seq: z.number().int().min(0),
   kind: z.enum(["root", "user", "assistant", "tool", "summary", "notice"]),
-  content: z.string(),
+  content: z.string().max(MAX_NODE_CHARS, `A node holds at most ${MAX_NODE_CHARS} characters.`),
   status: z.enum(["complete", "streaming", "interrupted", "error"]),
   callerId: id.nullable(),
   metadata: nodeMetadataSchema,
   reads: z.array(id),
   // Counted again on import: a file's counts are not trusted.
   tokenCount: z.number().optional(),
-  createdAt: z.iso.datetime({ offset: true }),
+  // Both databases store it: year 1 to 9999 (PostgreSQL refuses year 0).
+  createdAt: z.iso
+    .datetime({ offset: true })
+    .refine((v) => /^(?!0000)\d{4}-/.test(v), "createdAt must be a date from year 1 on"),
 });
 
 /**
@@ -106,7 +113,6 @@ export type LedgerShell = z.infer<typeof ledgerShellSchema>;
 
 /** Nodes checked (or re-ided) between two yields to the event loop. */
 const BATCH = 1_000;
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Checks a file's nodes against the node schema in batches, yielding to the event loop

@@ -119,6 +119,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     now: () => new Date(),
     modelChoice: providers.describe().kind !== "offline",
     importLimits: { maxNodes: cfg.maxImportNodes, count: (text: string) => count(text) },
+    importSlots: { active: 0, max: 2 },
   };
   return {
     config: cfg,

@@ -1,6 +1,6 @@
 import type { Database, Db } from "../db/client";
 import { EngineError } from "../engine/errors";
-import { asNodeId, type NodeId, type SessionId, type Tokens } from "../engine/ids";
+import { asNodeId, asSessionId, type NodeId, type SessionId, type Tokens } from "../engine/ids";
 import type {
   LedgerNode,
   NodeKind,
@@ -15,6 +15,7 @@ import { encodeJson, encodeReads, nodeFromRow, sessionFromRow, type NodeRow } fr
 import { withWriteRetry } from "./write-retry";
 import type { ImportPlan } from "../portability/ledger-file";
 import { LOCAL_OWNER, type OwnerId } from "../engine/ids";
+import { yieldToEventLoop } from "../yield-to-event-loop";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -104,12 +105,28 @@ export interface SessionPage {
   readonly nextCursor: string | null;
 }
 
-/** Nodes per import transaction: each holds the write lock for a few milliseconds. */
-const IMPORT_BATCH = 500;
+/**
+ * An import transaction holds at most this many nodes or this much text, whichever comes
+ * first: each holds the write lock for milliseconds, whatever the nodes' sizes.
+ */
+const IMPORT_BATCH = { nodes: 500, chars: 1_000_000 };
+
+function* importBatches<T extends { readonly content: string }>(nodes: readonly T[]) {
+  let batch: T[] = [];
+  let chars = 0;
+  for (const node of nodes) {
+    if (batch.length > 0 && (batch.length >= IMPORT_BATCH.nodes || chars >= IMPORT_BATCH.chars)) {
+      yield batch;
+      batch = [];
+      chars = 0;
+    }
+    batch.push(node);
+    chars += node.content.length;
+  }
+  if (batch.length > 0) yield batch;
+}
 /** The owner prefix of a session whose import is still being written. */
 const IMPORTING = "importing:";
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Ids per `IN (…)` list: well under SQLite's bound-parameter limit. */
 const COUNT_CHUNK = 500;
@@ -146,7 +163,7 @@ export class SessionStore {
     const rootId = this.deps.newNodeId();
     const now = this.deps.now();
     const title = input.title?.trim() || "New chat";
-    await this.db.$transaction(async (tx) => {
+    await this.write(async (tx) => {
       await tx.session.create({
         data: {
           id,
@@ -203,8 +220,8 @@ export class SessionStore {
       },
     });
     try {
-      for (let i = 0; i < plan.nodes.length; i += IMPORT_BATCH) {
-        const batch = plan.nodes.slice(i, i + IMPORT_BATCH).map((n) => ({
+      for (const batch of importBatches(plan.nodes)) {
+        const rows = batch.map((n) => ({
           id: n.id,
           sessionId: id,
           predecessorId: n.predecessorId,
@@ -218,12 +235,17 @@ export class SessionStore {
           tokenCount: n.tokenCount,
           createdAt: new Date(n.createdAt),
         }));
-        await this.write((tx) => tx.node.createMany({ data: batch }));
+        await this.write(async (tx) => {
+          await tx.node.createMany({ data: rows });
+          // The heartbeat that tells other instances this import is alive.
+          await tx.session.update({ where: { id }, data: { updatedAt: this.deps.now() } });
+        });
         await yieldToEventLoop();
       }
       await this.db.session.update({ where: { id }, data: { ownerId } });
     } catch (e) {
-      await this.db.session.deleteMany({ where: { id } });
+      // The import's own error is the one to report, whatever the clean-up meets.
+      await this.db.session.deleteMany({ where: { id } }).catch(() => undefined);
       throw e;
     }
     return this.getSession(id);
@@ -270,8 +292,13 @@ export class SessionStore {
     limit: number;
     cursor?: string | undefined;
   }): Promise<SessionPage> {
+    const ownerId = input.ownerId ?? LOCAL_OWNER;
+    // A cursor is one of the owner's own sessions; another's would reveal that it exists.
+    if (input.cursor && (await this.ownerOf(asSessionId(input.cursor))) !== ownerId) {
+      throw new EngineError("invalid_request", "Unknown cursor.");
+    }
     const rows = await this.db.session.findMany({
-      where: { ownerId: input.ownerId ?? LOCAL_OWNER },
+      where: { ownerId },
       orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
       take: input.limit + 1,
       ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
@@ -284,8 +311,10 @@ export class SessionStore {
   }
 
   async renameSession(id: SessionId, title: string): Promise<SessionRecord> {
-    await this.requireSession(this.db, id);
-    await this.db.session.update({ where: { id }, data: { title } });
+    await this.write(async (tx) => {
+      await this.lockSession(tx, id);
+      await tx.session.update({ where: { id }, data: { title } });
+    });
     return this.getSession(id);
   }
 

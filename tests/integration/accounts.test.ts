@@ -93,6 +93,9 @@ describeEachDatabase("[R76] accounts and ownership", (kind) => {
     const refused = await signUp("mallory@example.com", "Mallory");
     expect(refused.status).toBe(403);
     expect(refused.json).toMatchObject({ error: { code: "signup_closed" } });
+    // The same answer for an address that has an account: closed sign-up reveals nobody.
+    const existing = await signUp("alice@example.com", "Alice again");
+    expect(existing.json).toEqual(refused.json);
     expect(await database.db.user.count()).toBe(1);
 
     const created = await routes.call(
@@ -285,6 +288,37 @@ describeEachDatabase("[R76] accounts and ownership", (kind) => {
     });
     expect(after.status).toBe(401);
     expect(after.json).toMatchObject({ error: { code: "unauthenticated" } });
+  });
+
+  it("[R76] better-auth endpoints Spindle does not use answer 404 (no admin impersonation)", async () => {
+    for (const path of [
+      "/api/auth/admin/impersonate-user",
+      "/api/auth/admin/set-user-password",
+      "/api/auth/admin/remove-user",
+      "/api/auth/admin/update-user",
+      "/api/auth/change-email",
+    ]) {
+      const res = await routes.call(
+        "POST",
+        path,
+        { userId: "x", newPassword: "y" },
+        {
+          headers: alice,
+        },
+      );
+      expect(res.status, path).toBe(404);
+    }
+  });
+
+  it("[R79] a burst of parallel guesses gets no more than the limit through", async () => {
+    const burst = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => signIn("dave@example.com", `burst-${i}`, `10.9.0.${i}`)),
+    );
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(SIGN_IN_LIMITS.perAccount);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(
+      25 - SIGN_IN_LIMITS.perAccount,
+    );
   });
 
   it("[R79] sign-in: one answer for unknown user and wrong password; throttled after 10 failures", async () => {

@@ -58,6 +58,17 @@ describe("findCutIndex (compaction.md §4 step 2)", () => {
     expect(view.slice(3).map((m) => m.id)).toEqual(["u2", "c"]);
   });
 
+  it("[R82] a call the conversation moved on from (its result never came) does not block compaction", () => {
+    const l = ledger().chain("R", "u1");
+    l.add("c", "assistant", "u1", { toolCalls: ["lost"] });
+    l.chain("c", "u2 a2 u3 a3");
+    const view = l.render("a3").messages;
+    const cut = findCutIndex(view, 0);
+    // Everything up to the newest question may be covered, the abandoned caller included.
+    expect(cut).toMatchObject({ kind: "cut", index: 5 });
+    expect(view[5]?.id).toBe("u3");
+  });
+
   it("[R46] the previous summary always lands on the covered side", () => {
     const l = eight();
     l.summary("S", ["u1", "a1", "u2", "a2"]);
