@@ -4,6 +4,7 @@ import { memo, useState } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
 import { Markdown } from "./markdown";
+import { ToolCallCards } from "./tool-call-cards";
 
 export interface MessageViewProps {
   readonly node: LedgerNode;
@@ -20,6 +21,8 @@ export interface MessageViewProps {
   /** HEAD's tip, when another branch exists to fall back to: it can be deleted. */
   readonly deletable: boolean;
   readonly onDeleteBranch: (id: NodeId) => void;
+  /** Checks out a node (a sub-agent's branch, from its tool-call card). */
+  readonly onCheckout: (id: NodeId) => void;
 }
 
 const ROLE_LABEL: Record<LedgerNode["kind"], string> = {
@@ -31,24 +34,14 @@ const ROLE_LABEL: Record<LedgerNode["kind"], string> = {
   notice: "Notice",
 };
 
-function taskPrompt(node: LedgerNode): string | null {
-  const call = node.metadata.tool_calls?.find((c) => c.name === "task");
-  if (!call) return null;
-  try {
-    const args = JSON.parse(call.arguments) as { prompt?: unknown };
-    return typeof args.prompt === "string" ? args.prompt : call.arguments;
-  } catch {
-    return call.arguments;
-  }
-}
-
 /** One turn of the transcript: content, status, and the branch controls on it. */
 export const MessageView = memo(function MessageView(props: MessageViewProps) {
   const { node } = props;
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(node.content);
   const [copied, setCopied] = useState(false);
-  const task = node.kind === "assistant" ? taskPrompt(node) : null;
+  // The manual `/task` run writes its own caller node: a user act, not a model reply.
+  const manualTask = node.kind === "assistant" && node.metadata["manual"] === true;
   const error = node.metadata.error;
 
   const classes = [
@@ -66,7 +59,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
       aria-label={ROLE_LABEL[node.kind]}
     >
       <header className="msg-head">
-        <span className="msg-role">{task ? "Task" : ROLE_LABEL[node.kind]}</span>
+        <span className="msg-role">{manualTask ? "Task" : ROLE_LABEL[node.kind]}</span>
         {node.status === "streaming" && <span className="msg-status streaming">streaming…</span>}
         {node.status === "interrupted" && <span className="msg-status interrupted">stopped</span>}
         {node.status === "error" && <span className="msg-status error">error</span>}
@@ -129,8 +122,15 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
             </button>
           </div>
         </form>
-      ) : task !== null ? (
-        <p className="msg-task">Sub-agent task: {task}</p>
+      ) : node.kind === "assistant" && (node.metadata.tool_calls?.length ?? 0) > 0 ? (
+        <>
+          {node.content && (
+            <div className="msg-body">
+              <Markdown text={node.content} />
+            </div>
+          )}
+          <ToolCallCards caller={node} onCheckout={props.onCheckout} />
+        </>
       ) : node.kind === "user" ? (
         <div className="msg-body msg-plain">{node.content}</div>
       ) : node.kind === "tool" ? (
@@ -161,7 +161,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
               Edit
             </button>
           )}
-          {node.kind === "assistant" && task === null && node.status !== "streaming" && (
+          {node.kind === "assistant" && !manualTask && node.status !== "streaming" && (
             <button
               className="link-btn"
               disabled={props.busy}

@@ -22,6 +22,7 @@ export function SettingsPanel() {
   const [window, setWindow] = useState(settings.contextWindow?.toString() ?? "");
   const [keep, setKeep] = useState(settings.keepRecentTokens?.toString() ?? "");
   const [auto, setAuto] = useState(settings.autoCompact ?? true);
+  const [tools, setTools] = useState(toolsChoice(settings.tools));
 
   useEffect(() => {
     if (!open || models) return;
@@ -37,6 +38,7 @@ export function SettingsPanel() {
     setWindow(settings.contextWindow?.toString() ?? "");
     setKeep(settings.keepRecentTokens?.toString() ?? "");
     setAuto(settings.autoCompact ?? true);
+    setTools(toolsChoice(settings.tools));
     setOpen(true);
   };
 
@@ -47,6 +49,7 @@ export function SettingsPanel() {
       model: model.trim() || null,
       contextWindow: window.trim() ? Number(window) : null,
       keepRecentTokens: keep.trim() ? Number(keep) : null,
+      tools: tools === "default" ? null : tools === "on",
     };
     const result = await updateSessionAction(session.id, { settings: next });
     if (!result.ok) return setError(result.error.message);
@@ -106,6 +109,18 @@ export function SettingsPanel() {
             <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.target.checked)} />
             Compact automatically at 80%
           </label>
+          <label>
+            Tools the model may call (sub-agents, messages to other chats)
+            <select
+              value={tools}
+              onChange={(e) => setTools(e.target.value as ToolsChoice)}
+              disabled={defaults.offline}
+            >
+              <option value="default">As the model supports (default)</option>
+              <option value="on">On</option>
+              <option value="off">Off</option>
+            </select>
+          </label>
           <div className="settings-actions">
             <button type="button" className="btn" onClick={() => setOpen(false)}>
               Cancel
@@ -118,6 +133,12 @@ export function SettingsPanel() {
       )}
     </div>
   );
+}
+
+type ToolsChoice = "default" | "on" | "off";
+
+function toolsChoice(setting: boolean | undefined): ToolsChoice {
+  return setting === undefined ? "default" : setting ? "on" : "off";
 }
 
 /** A whole number of tokens; empty means "the default" (shown as the placeholder, marked). */

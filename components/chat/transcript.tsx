@@ -113,6 +113,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
               onSelect={(id) => select(selectedId === id ? null : id)}
               deletable={node.id === last?.id && forkedAbove && (row?.childCount ?? 0) === 0}
               onDeleteBranch={(id) => void actions.deleteBranch(id)}
+              onCheckout={(id) => void actions.checkout(id)}
             />
           </div>
         );

@@ -50,12 +50,22 @@ export async function loadRendering(
  * is dropped.
  */
 export function toChatMessages(rendered: RenderedContext): ChatMessage[] {
+  return toWire(rendered).messages;
+}
+
+/**
+ * The prompt of {@link toChatMessages} and the ids of the nodes it carries, in order: what
+ * a reply records as `reads` is exactly what the provider received.
+ */
+export function toWire(rendered: RenderedContext): { messages: ChatMessage[]; ids: NodeId[] } {
   const answered = new Set(rendered.messages.flatMap((m) => (m.toolCallId ? [m.toolCallId] : [])));
   const out: ChatMessage[] = [];
+  const ids: NodeId[] = [];
   for (const m of rendered.messages) {
     const calls = m.toolCalls?.filter((c) => answered.has(c.id));
     if (m.role === "assistant" && m.toolCalls && (calls?.length ?? 0) === 0 && m.content === "")
       continue;
+    ids.push(m.id);
     out.push({
       role: m.role,
       content: m.content,
@@ -63,5 +73,5 @@ export function toChatMessages(rendered: RenderedContext): ChatMessage[] {
       ...(m.toolCallId ? { tool_call_id: m.toolCallId } : {}),
     });
   }
-  return out;
+  return { messages: out, ids };
 }

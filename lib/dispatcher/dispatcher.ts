@@ -17,6 +17,10 @@ import type { Providers } from "../llm/provider-factory";
 import type { SessionStore } from "../store/session-store";
 import { loadRendering } from "./context";
 import { streamReply, type TurnCompaction, type TurnEvent } from "./run-turn";
+import { runSubAgent, toolRounds, type AgentContext, type AgentDeps } from "./agent-loop";
+import { AGENT_TOOLS, TASK_TOOL } from "./agent-tools";
+import { lookupModel } from "../llm/model-registry";
+import type { ToolSpec } from "../llm/types";
 import { TurnWriter } from "./turn-writer";
 
 export interface DispatcherDeps {
@@ -39,16 +43,16 @@ export interface TurnInput {
   readonly parentId?: NodeId | undefined;
   readonly targetId?: NodeId | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** Which sessions the model's `send_message` may reach (the Workspace's ownership check). */
+  readonly mayReach?: ((id: SessionId) => Promise<boolean>) | undefined;
 }
-
-/** The sub-agent tool's name, offered to tool-calling models and run by `/task`. */
-export const TASK_TOOL = "task";
 
 export interface SpawnInput {
   readonly sessionId: SessionId;
   readonly prompt: string;
   readonly callerId?: NodeId | undefined;
   readonly signal?: AbortSignal | undefined;
+  readonly mayReach?: ((id: SessionId) => Promise<boolean>) | undefined;
 }
 
 export interface SpawnResult {
@@ -153,7 +157,8 @@ export class Dispatcher {
       yield { type: "node", node: user };
       replyParent = user.id;
     }
-    const reply = yield* streamReply({
+    const agent = this.agentContext(session, model, writer, input.signal, input.mayReach);
+    const first = yield* streamReply({
       store,
       provider: this.deps.providers.chat,
       writer,
@@ -167,7 +172,11 @@ export class Dispatcher {
       flushMs: this.deps.flushMs ?? 250,
       keepAliveMs: this.deps.keepAliveMs ?? 5_000,
       ...(plan.writesUserNode ? {} : { forkMovesHead: plan.forkMovesHead, exclusive: true }),
+      ...(agent.tools ? { tools: agent.tools } : {}),
     });
+    // The agent loop: the model's tool calls run and it is asked again with their results;
+    // HEAD follows the main chain (caller → tool… → reply).
+    const reply = yield* toolRounds(this.agentDeps(), agent, first);
     return { user, reply };
   }
 
@@ -214,42 +223,57 @@ export class Dispatcher {
         manual: true,
       });
     }
-    const inner = outer.spawned();
-    const branchRoot = await inner.appendUser(caller.id, prompt, { callerId: caller.id });
     // Whatever happens on the side branch, the caller's tool call gets its result: an
     // unanswered call would make every later prompt of this branch invalid for the provider.
-    let text: string;
-    let reads: NodeId[] = [];
-    try {
-      const replyStream = streamReply({
-        store,
-        provider: this.deps.providers.chat,
-        writer: inner,
-        session,
-        model,
-        parentId: branchRoot.id,
-        callerId: caller.id,
-        signal: input.signal,
-        flushMs: this.deps.flushMs ?? 250,
-        keepAliveMs: this.deps.keepAliveMs ?? 5_000,
-      });
-      let step = await replyStream.next();
-      while (!step.done) step = await replyStream.next();
-      const reply = step.value;
-      reads = [reply.id];
-      text =
-        reply.status === "complete"
-          ? reply.content
-          : `The sub-agent's reply ended ${reply.status}${reply.metadata.error ? `: ${reply.metadata.error.message}` : ""}.\n\n${reply.content}`;
-    } catch (e) {
-      text = `The sub-agent failed: ${e instanceof Error ? e.message : String(e)}`;
-    }
-    const result = await outer.appendTool(caller.id, text, {
+    const sub = await runSubAgent(
+      this.agentDeps(),
+      this.agentContext(session, model, outer, input.signal, input.mayReach),
+      caller,
+      prompt,
+    );
+    const result = await outer.appendTool(caller.id, sub.text, {
       callerId: caller.id,
       toolCallId,
-      reads,
+      reads: sub.replyId ? [sub.replyId] : [],
     });
-    return { caller, branchRootId: branchRoot.id, result };
+    return { caller, branchRootId: sub.branchRootId, result };
+  }
+
+  /** Whether the session's model is offered the function tools (settings, else registry). */
+  toolsFor(session: SessionRecord): readonly ToolSpec[] | undefined {
+    if (this.deps.providers.chat.kind === "offline") return undefined;
+    const wanted = session.meta.settings?.tools ?? lookupModel(this.modelOf(session)).tools;
+    return wanted ? AGENT_TOOLS : undefined;
+  }
+
+  private agentDeps(): AgentDeps {
+    return {
+      store: this.deps.store,
+      provider: this.deps.providers.chat,
+      flushMs: this.deps.flushMs ?? 250,
+      keepAliveMs: this.deps.keepAliveMs ?? 5_000,
+      sendToSession: (input) => this.sendToSession(input),
+    };
+  }
+
+  private agentContext(
+    session: SessionRecord,
+    model: string,
+    writer: TurnWriter,
+    signal: AbortSignal | undefined,
+    mayReach: ((id: SessionId) => Promise<boolean>) | undefined,
+  ): AgentContext {
+    return {
+      session,
+      model,
+      writer,
+      signal,
+      depth: 0,
+      tools: this.toolsFor(session),
+      mayReach,
+      callerId: null,
+      compaction: this.deps.compaction,
+    };
   }
 
   /** A cross-session send: a turn at the target session's own HEAD, which it advances. */

@@ -4,9 +4,9 @@ import type { LedgerNode, NodeMetadata, SessionMeta, SessionRecord } from "../en
 import type { RenderedContext } from "../engine/render-context";
 import { overflowDecision } from "../engine/overflow-decision";
 import { isProviderError } from "../llm/provider-error";
-import type { ChatProvider, FinishReason, Usage } from "../llm/types";
+import type { ChatProvider, FinishReason, ToolSpec, Usage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
-import { loadRendering, toChatMessages } from "./context";
+import { loadRendering, toWire } from "./context";
 import { StreamBuffer } from "./stream-buffer";
 import type { TurnWriter } from "./turn-writer";
 
@@ -53,6 +53,8 @@ export interface ReplyOptions {
   /** A retry opens its fork with the reply itself. */
   readonly forkMovesHead?: boolean;
   readonly exclusive?: boolean;
+  /** The functions offered to the model (the agent loop runs the calls it makes). */
+  readonly tools?: readonly ToolSpec[];
 }
 
 const OVERFLOW_NO_COMPACTION =
@@ -79,14 +81,14 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     // The placeholder was opened with the user node (one transaction); stamp its reads now.
     const claimed = { ...session, meta: options.opened.meta };
     rendered = await loadRendering(store, claimed, parentId);
-    await writer.stampReads(options.opened.reply.id, rendered.ids);
-    reply = { ...options.opened.reply, reads: rendered.ids };
+    await writer.stampReads(options.opened.reply.id, toWire(rendered).ids);
+    reply = { ...options.opened.reply, reads: toWire(rendered).ids };
   } else {
     // Rendered before the claim (so the placeholder carries its reads at once), and again
     // only in the rare case that the claim saw another active summary.
     rendered = await loadRendering(store, session, parentId);
     const opened = await writer.openReply(parentId, {
-      reads: rendered.ids,
+      reads: toWire(rendered).ids,
       metadata: { model: options.model },
       callerId: options.callerId ?? null,
       ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
@@ -95,8 +97,8 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     reply = opened.reply;
     if (opened.meta._last_summary_id !== session.meta._last_summary_id) {
       rendered = await loadRendering(store, { ...session, meta: opened.meta }, parentId);
-      await writer.stampReads(reply.id, rendered.ids);
-      reply = { ...reply, reads: rendered.ids };
+      await writer.stampReads(reply.id, toWire(rendered).ids);
+      reply = { ...reply, reads: toWire(rendered).ids };
     }
   }
   yield { type: "node", node: reply };
@@ -119,8 +121,9 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     for (;;) {
       try {
         for await (const event of options.provider.stream({
-          messages: toChatMessages(rendered),
+          messages: toWire(rendered).messages,
           model: options.model,
+          ...(options.tools ? { tools: options.tools } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
         })) {
           switch (event.type) {
@@ -198,7 +201,13 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     ...(failure ? { error: failure } : {}),
     ...(retried && !failure ? { reactive_compaction: true } : {}),
   };
-  const sealed = await writer.seal(reply.id, status, buffer.content, metadata, rendered.ids);
+  const sealed = await writer.seal(
+    reply.id,
+    status,
+    buffer.content,
+    metadata,
+    toWire(rendered).ids,
+  );
   if (failure) {
     yield { type: "error", code: failure.code, message: failure.message, node: sealed };
   } else {

@@ -122,7 +122,7 @@ export class Workspace {
   /** A turn as a stream of events; ownership is checked before its first write. */
   async *turn(input: TurnInput): AsyncGenerator<TurnEvent, TurnResult> {
     await this.own(input.sessionId);
-    return yield* this.deps.dispatcher.turn(input);
+    return yield* this.deps.dispatcher.turn({ ...input, mayReach: (id) => this.owns(id) });
   }
 
   /** `checkout` (any conversation node) or `rewind` (back along HEAD's spine). */
@@ -157,7 +157,7 @@ export class Workspace {
 
   async spawn(input: SpawnInput): Promise<SpawnResult> {
     await this.own(input.sessionId);
-    return this.deps.dispatcher.spawn(input);
+    return this.deps.dispatcher.spawn({ ...input, mayReach: (id) => this.owns(id) });
   }
 
   /** A cross-session send: both the source and the target must be the actor's. */
@@ -209,10 +209,12 @@ export class Workspace {
   }
 
   private async own(id: SessionId): Promise<void> {
-    const owner = await this.deps.store.ownerOf(id);
-    if (owner === null || owner !== this.actor.ownerId) {
-      throw new EngineError("session_not_found", `No session ${id}.`);
-    }
+    if (!(await this.owns(id))) throw new EngineError("session_not_found", `No session ${id}.`);
+  }
+
+  /** Whether the actor owns the session (a missing one is not owned). */
+  private async owns(id: SessionId): Promise<boolean> {
+    return (await this.deps.store.ownerOf(id)) === this.actor.ownerId;
   }
 }
 

@@ -56,6 +56,10 @@ export interface SessionSettings {
   readonly contextWindow?: number;
   readonly keepRecentTokens?: number;
   readonly autoCompact?: boolean;
+  /** Offer the function tools (`task`, `send_message`); default: when the model calls tools. */
+  readonly tools?: boolean;
+  /** Tool rounds one turn may run before it ends with a notice (default 8). */
+  readonly toolRounds?: number;
 }
 
 /** Which summaries count as active (compaction.md §7). Only one policy exists today. */

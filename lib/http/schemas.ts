@@ -30,6 +30,14 @@ export const sessionSettingsSchema = z
       .nullable()
       .optional(),
     autoCompact: z.boolean().nullable().optional(),
+    tools: z.boolean().nullable().optional(),
+    toolRounds: z
+      .number()
+      .int()
+      .min(1, "At least one tool round.")
+      .max(32, "At most 32 tool rounds.")
+      .nullable()
+      .optional(),
   })
   .strict();
 

@@ -21,6 +21,8 @@ export interface ModelLimits {
   readonly source: "registry" | "default" | "override";
   /** A user-facing line for the UI when the window is a guess; undefined otherwise. */
   readonly notice: string | undefined;
+  /** Whether the model calls functions (OpenAI `tools`); false for unknown models. */
+  readonly tools: boolean;
 }
 
 /** Env (SPINDLE_CONTEXT_WINDOW) or session settings; undefined fields are ignored. */
@@ -130,6 +132,19 @@ const ROWS: readonly Row[] = [
   { family: "deepseek", pattern: /^deepseek/, contextWindow: 65_536, maxOutputTokens: 8_192 },
 ];
 
+/**
+ * Known families that do not call functions (or do so too unreliably to offer them): the
+ * offline model, the o1 previews, Llama 3.0, the first Mixtral and DeepSeek's reasoner.
+ */
+const NO_TOOLS = new Set([
+  "offline model",
+  "o1-mini",
+  "o1-preview",
+  "llama 3",
+  "mixtral",
+  "deepseek-r1",
+]);
+
 /** Lower-case, router prefix stripped, Ollama's ":tag" kept apart from the name. */
 function normalise(model: string): string {
   const lower = model.trim().toLowerCase();
@@ -179,5 +194,6 @@ export function lookupModel(
     family: row?.family,
     source,
     notice,
+    tools: row !== undefined && !NO_TOOLS.has(row.family),
   };
 }

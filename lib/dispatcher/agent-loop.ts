@@ -1,0 +1,226 @@
+import { asSessionId, isIdShaped, type NodeId, type SessionId } from "../engine/ids";
+import type { LedgerNode, SessionRecord, ToolCall } from "../engine/types";
+import type { ChatProvider, ToolSpec } from "../llm/types";
+import type { SessionStore } from "../store/session-store";
+import { DEFAULT_TOOL_ROUNDS, MAX_AGENT_DEPTH, SEND_MESSAGE_TOOL, TASK_TOOL } from "./agent-tools";
+import { streamReply, type TurnCompaction, type TurnEvent } from "./run-turn";
+import type { TurnWriter } from "./turn-writer";
+
+/** What the loop needs from the dispatcher. */
+export interface AgentDeps {
+  readonly store: SessionStore;
+  readonly provider: ChatProvider;
+  readonly flushMs: number;
+  readonly keepAliveMs: number;
+  /** A turn in another session, advancing that session's HEAD (`send_message`). */
+  readonly sendToSession: (input: {
+    sourceSessionId: SessionId;
+    targetSessionId: SessionId;
+    content: string;
+    signal?: AbortSignal;
+  }) => Promise<{ reply: LedgerNode }>;
+}
+
+/** One agent's run: the main turn (depth 0) or a sub-agent on its side branch. */
+export interface AgentContext {
+  readonly session: SessionRecord;
+  readonly model: string;
+  /** Head-advancing for the main turn, head-neutral for a sub-agent (compaction.md §5). */
+  readonly writer: TurnWriter;
+  readonly signal?: AbortSignal | undefined;
+  readonly depth: number;
+  /** The functions offered to the model; undefined: none (models without tool support). */
+  readonly tools: readonly ToolSpec[] | undefined;
+  /** Whether `send_message` may reach a session (the Workspace's ownership check). */
+  readonly mayReach: ((id: SessionId) => Promise<boolean>) | undefined;
+  /** The caller a sub-agent's nodes carry (`callerId`); null on the main chain. */
+  readonly callerId: NodeId | null;
+  readonly compaction?: TurnCompaction | undefined;
+}
+
+/**
+ * The agent loop after a reply (issue 11): while the model's last reply calls tools, run
+ * the calls (concurrently), answer each with a `tool` node chained in call order under the
+ * caller, and ask the model again with the results — until a reply without calls, the
+ * round limit (every call still answered, then a notice), or the user's Stop. Every call
+ * gets a result, even one that failed, so the branch stays valid for strict servers.
+ *
+ * @returns the last reply the loop wrote (or `first` when it called nothing).
+ */
+export async function* toolRounds(
+  deps: AgentDeps,
+  ctx: AgentContext,
+  first: LedgerNode,
+): AsyncGenerator<TurnEvent, LedgerNode> {
+  const limit = ctx.session.meta.settings?.toolRounds ?? DEFAULT_TOOL_ROUNDS;
+  let last = first;
+  for (let round = 1; ; round += 1) {
+    const calls = last.status === "complete" ? (last.metadata.tool_calls ?? []) : [];
+    if (calls.length === 0) return last;
+    const overLimit = round > limit;
+    const caller = last;
+    const results = overLimit
+      ? calls.map(() => `Not run: this turn reached its limit of ${limit} tool rounds.`)
+      : await Promise.all(calls.map((call) => runTool(deps, ctx, caller, call)));
+    let parent = caller.id;
+    for (const [i, call] of calls.entries()) {
+      const tool = await ctx.writer.appendTool(parent, results[i] ?? "", {
+        callerId: ctx.callerId ?? caller.id,
+        toolCallId: call.id,
+      });
+      yield { type: "node", node: tool };
+      parent = tool.id;
+    }
+    if (overLimit) {
+      yield {
+        type: "error",
+        code: "tool_round_limit",
+        message: `The model kept calling tools: the turn stopped after ${limit} rounds. Ask it to answer, or raise the limit in Settings.`,
+      };
+      return last;
+    }
+    if (ctx.signal?.aborted) return last;
+    last = yield* streamReply({
+      store: deps.store,
+      provider: deps.provider,
+      writer: ctx.writer,
+      session: ctx.session,
+      model: ctx.model,
+      parentId: parent,
+      callerId: ctx.callerId,
+      signal: ctx.signal,
+      compaction: ctx.compaction,
+      flushMs: deps.flushMs,
+      keepAliveMs: deps.keepAliveMs,
+      ...(ctx.tools ? { tools: ctx.tools } : {}),
+    });
+  }
+}
+
+/** A sub-agent's outcome: its branch, and the text that answers the caller's call. */
+export interface SubAgentResult {
+  readonly branchRootId: NodeId;
+  readonly text: string;
+  /** The sub-agent's final reply, when it got as far as one. */
+  readonly replyId: NodeId | null;
+}
+
+/**
+ * Runs a sub-agent: a head-neutral side branch opening from `caller` (its root and every
+ * node carry `callerId`), reading the spec's view (the conversation up to the caller, then
+ * the prompt), with the tools again while the depth limit allows. Whatever happens, it
+ * answers with a text for the caller's tool result: a failure or a Stop is said in it.
+ */
+export async function runSubAgent(
+  deps: AgentDeps,
+  parent: AgentContext,
+  caller: LedgerNode,
+  prompt: string,
+): Promise<SubAgentResult> {
+  const writer = parent.writer.spawned();
+  const branchRoot = await writer.appendUser(caller.id, prompt, { callerId: caller.id });
+  const depth = parent.depth + 1;
+  const ctx: AgentContext = {
+    ...parent,
+    writer,
+    depth,
+    callerId: caller.id,
+    tools: depth < MAX_AGENT_DEPTH ? parent.tools : undefined,
+    compaction: undefined,
+  };
+  try {
+    const run = agentTurn(deps, ctx, branchRoot.id);
+    let step = await run.next();
+    while (!step.done) step = await run.next();
+    const reply = step.value;
+    const text =
+      reply.status === "complete"
+        ? reply.content
+        : `The sub-agent's reply ended ${reply.status}${reply.metadata.error ? `: ${reply.metadata.error.message}` : ""}.\n\n${reply.content}`;
+    return { branchRootId: branchRoot.id, text, replyId: reply.id };
+  } catch (e) {
+    return {
+      branchRootId: branchRoot.id,
+      text: `The sub-agent failed: ${e instanceof Error ? e.message : String(e)}`,
+      replyId: null,
+    };
+  }
+}
+
+/** A reply under `parentId`, then its tool rounds. */
+async function* agentTurn(
+  deps: AgentDeps,
+  ctx: AgentContext,
+  parentId: NodeId,
+): AsyncGenerator<TurnEvent, LedgerNode> {
+  const reply = yield* streamReply({
+    store: deps.store,
+    provider: deps.provider,
+    writer: ctx.writer,
+    session: ctx.session,
+    model: ctx.model,
+    parentId,
+    callerId: ctx.callerId,
+    signal: ctx.signal,
+    flushMs: deps.flushMs,
+    keepAliveMs: deps.keepAliveMs,
+    ...(ctx.tools ? { tools: ctx.tools } : {}),
+  });
+  return yield* toolRounds(deps, ctx, reply);
+}
+
+/** Runs one call; every outcome, a bad call included, is a text the model can read. */
+async function runTool(
+  deps: AgentDeps,
+  ctx: AgentContext,
+  caller: LedgerNode,
+  call: ToolCall,
+): Promise<string> {
+  let args: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(call.arguments.trim() === "" ? "{}" : call.arguments);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error();
+    args = parsed as Record<string, unknown>;
+  } catch {
+    return `Error: the arguments of ${call.name} must be a JSON object; got ${JSON.stringify(call.arguments.slice(0, 200))}.`;
+  }
+  switch (call.name) {
+    case TASK_TOOL: {
+      const prompt = args["prompt"];
+      if (typeof prompt !== "string" || prompt.trim() === "") {
+        return `Error: ${TASK_TOOL} needs a non-empty "prompt" string.`;
+      }
+      return (await runSubAgent(deps, ctx, caller, prompt)).text;
+    }
+    case SEND_MESSAGE_TOOL: {
+      const target = args["session_id"];
+      const content = args["content"];
+      if (typeof target !== "string" || typeof content !== "string") {
+        return `Error: ${SEND_MESSAGE_TOOL} needs "session_id" and "content" strings.`;
+      }
+      if (target === ctx.session.id) {
+        return `Error: ${SEND_MESSAGE_TOOL} is for other conversations; answer in this one directly.`;
+      }
+      const reachable =
+        isIdShaped(target) &&
+        ctx.mayReach !== undefined &&
+        (await ctx.mayReach(asSessionId(target)));
+      if (!reachable) return `Error: there is no conversation ${target} you can send to.`;
+      try {
+        const { reply } = await deps.sendToSession({
+          sourceSessionId: ctx.session.id,
+          targetSessionId: asSessionId(target),
+          content,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+        return reply.status === "complete"
+          ? reply.content
+          : `The other conversation's reply ended ${reply.status}: ${reply.metadata.error?.message ?? reply.content}`;
+      } catch (e) {
+        return `Error: the message could not be sent: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    }
+    default:
+      return `Error: there is no tool named ${JSON.stringify(call.name)}; the tools are ${TASK_TOOL} and ${SEND_MESSAGE_TOOL}.`;
+  }
+}
