@@ -1,7 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { ADMIN_STATE } from "./e2e/support/admin";
-
-const PORT = Number(process.env["E2E_PORT"] ?? 3200);
+import { AGENT_PORT, FAKE_OPENAI_URL, PORT } from "./e2e/support/servers";
 
 // The app under test: the production build on a fresh SQLite file, offline model, no
 // streaming delay worth waiting for. Playwright's own browser download cannot run here, so
@@ -53,8 +52,14 @@ export default defineConfig({
       use: chromium,
     },
     {
+      // The agent loop against a scripted OpenAI-protocol server, in single-user mode.
+      name: "agent",
+      testMatch: /agent\.spec\.ts/,
+      use: { ...chromium, baseURL: `http://127.0.0.1:${AGENT_PORT}` },
+    },
+    {
       name: "debian-chromium",
-      testIgnore: /accounts\.spec\.ts/,
+      testIgnore: /(accounts|agent)\.spec\.ts/,
       dependencies: ["accounts"],
       use: { ...chromium, storageState: ADMIN_STATE },
     },
@@ -64,6 +69,27 @@ export default defineConfig({
       command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && npx tsx scripts/migrate.ts deploy && npx tsx scripts/serve.ts`,
       env: appEnv,
       url: `http://127.0.0.1:${PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+    {
+      command: "npx tsx tests/support/recording-server-cli.ts",
+      env: { PORT: new URL(FAKE_OPENAI_URL).port },
+      url: `${FAKE_OPENAI_URL}/v1/models`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `rm -f data/e2e-agent.db data/e2e-agent.db-wal data/e2e-agent.db-shm && npx tsx scripts/migrate.ts deploy && npx tsx scripts/serve.ts`,
+      env: {
+        ...appEnv,
+        DATABASE_URL: "file:./data/e2e-agent.db",
+        PORT: String(AGENT_PORT),
+        SPINDLE_AUTH: "off",
+        OPENAI_BASE_URL: `${FAKE_OPENAI_URL}/v1`,
+        SPINDLE_MODEL: "spindle-test-model",
+      },
+      url: `http://127.0.0.1:${AGENT_PORT}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
     },

@@ -110,7 +110,7 @@ export function SettingsPanel() {
             Compact automatically at 80%
           </label>
           <label>
-            Tools the model may call (sub-agents, messages to other chats)
+            Tools the model may call (sub-agents, sending to other chats)
             <select
               value={tools}
               onChange={(e) => setTools(e.target.value as ToolsChoice)}
