@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { sessionSettingsSchema } from "./schemas";
 /**
  * The OpenAPI 3.1 description of Spindle's HTTP API (product.md §4), served at
  * GET /api/openapi.json. tests/integration/http-api.test.ts checks it against the route
@@ -6,6 +8,7 @@
  */
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const { $schema: _draft, ...settingsJsonSchema } = z.toJSONSchema(sessionSettingsSchema);
 const json = (schema: unknown) => ({ "application/json": { schema } });
 const ok = (description: string, schema: unknown) => ({ description, content: json(schema) });
 const errors = {
@@ -398,16 +401,10 @@ export const openApiDocument = {
           },
         },
       },
+      // Generated from the zod schema PATCH parses with: one schema, two uses.
       Settings: {
-        type: "object",
-        additionalProperties: false,
+        ...settingsJsonSchema,
         description: "In a PATCH, null clears an override.",
-        properties: {
-          model: { type: ["string", "null"] },
-          contextWindow: { type: ["integer", "null"] },
-          keepRecentTokens: { type: ["integer", "null"] },
-          autoCompact: { type: ["boolean", "null"] },
-        },
       },
       Health: {
         type: "object",
