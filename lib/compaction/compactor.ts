@@ -6,6 +6,7 @@ import { EngineError, isEngineError } from "../engine/errors";
 import { tokens, type NodeId, type Tokens } from "../engine/ids";
 import { metaAfterCompaction } from "../engine/meta-after-compaction";
 import { planCompaction, type CompactionWork } from "../engine/plan-compaction";
+import { pendingToolCallIndex } from "../engine/pending-tool-call";
 import { resolveBudget, type Budget } from "../engine/resolve-budget";
 import { summaryDraft } from "../engine/summary-draft";
 import { turnsSinceCompaction } from "../engine/turns-since-compaction";
@@ -77,6 +78,13 @@ export class Compactor implements TurnCompaction {
         throw new EngineError(
           "turn_in_progress",
           "A reply is still streaming on this branch; compact once it has finished.",
+        );
+      }
+      // Between an agent's tool rounds nothing streams, but the loop still writes here.
+      if (pendingToolCallIndex(rendering.messages) > 0) {
+        throw new EngineError(
+          "turn_in_progress",
+          "A tool call on this branch is still running; compact once its result is in.",
         );
       }
       const { keepRecentTokens } = this.budgetOf(session);

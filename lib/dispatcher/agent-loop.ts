@@ -72,11 +72,11 @@ export async function* toolRounds(
       parent = tool.id;
     }
     if (overLimit) {
-      yield {
-        type: "error",
-        code: "tool_round_limit",
-        message: `The model kept calling tools: the turn stopped after ${limit} rounds. Ask it to answer, or raise the limit in Settings.`,
-      };
+      ctx.writer.publishNotice(
+        "tool_round_limit",
+        `The model kept calling tools: the turn stopped after ${limit} rounds. Ask it to answer directly, or raise the limit (settings.toolRounds).`,
+        parent,
+      );
       return last;
     }
     if (ctx.signal?.aborted) return last;

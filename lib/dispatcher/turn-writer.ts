@@ -1,4 +1,5 @@
 import type { EventBus } from "../events/session-event";
+import type { NoticeCode } from "../engine/events";
 import type { NodeId, SessionId, Tokens } from "../engine/ids";
 import type { LedgerNode, NodeMetadata, SessionMeta } from "../engine/types";
 import type { SessionStore } from "../store/session-store";
@@ -174,6 +175,11 @@ export class TurnWriter {
     });
     this.deps.bus.publish(this.sessionId, { type: "turn_finished", node });
     return node;
+  }
+
+  /** A user-visible notice on the session channel (every tab shows it). */
+  publishNotice(code: NoticeCode, message: string, nodeId: NodeId | null): void {
+    this.deps.bus.publish(this.sessionId, { type: "notice", code, message, nodeId });
   }
 
   publishDelta(id: NodeId, text: string, offset: number): void {

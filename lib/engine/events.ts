@@ -95,7 +95,8 @@ export type NoticeCode =
   | "summary_not_smaller"
   | "compaction_thrash"
   | "compaction_latched"
-  | "local_command";
+  | "local_command"
+  | "tool_round_limit";
 
 /** A user-visible message that is not conversation (never sent to a model). */
 export interface NoticeEvent extends EventOf<"notice"> {

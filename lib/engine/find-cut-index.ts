@@ -1,6 +1,7 @@
 import { messageTokens } from "./context-tokens";
 import { tokens, type Tokens } from "./ids";
 import type { RenderedMessage } from "./render-message";
+import { pendingToolCallIndex } from "./pending-tool-call";
 
 /** Where to split a rendered view into a covered slice and a kept tail. */
 export type CutResult =
@@ -69,22 +70,14 @@ export function findCutIndex(
   });
 
   // The last cut allowed by the two "stays kept" rules.
-  const answered = new Set(view.flatMap((m) => (m.toolCallId === undefined ? [] : [m.toolCallId])));
   let maxCut = n;
   view.forEach((message, i) => {
     if (i === 0) return;
     if (message.kind === "user") maxCut = i;
   });
-  // A call still waiting is one at the end of the view (only its own results may follow):
-  // a call the conversation moved on from (its branch deleted, its writer dead) is
+  // A call the conversation moved on from (its branch deleted, its writer dead) is
   // abandoned, and must not keep the rest of the branch from ever being compacted.
-  let pending = -1;
-  for (let i = n - 1; i >= 1; i -= 1) {
-    const message = view[i];
-    if (message === undefined || message.kind === "tool") continue;
-    if ((message.toolCalls ?? []).some((call) => !answered.has(call.id))) pending = i;
-    break;
-  }
+  const pending = pendingToolCallIndex(view);
   if (pending > 0) maxCut = Math.min(maxCut, pending);
 
   const budget = Math.max(0, keepRecentTokens);

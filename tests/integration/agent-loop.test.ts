@@ -8,7 +8,7 @@ import {
   type RecordedRequest,
   type RecordingServer,
 } from "../support/recording-server";
-import { recordingProviders } from "./support/compaction-helpers";
+import { recordingProviders, wireCompaction } from "./support/compaction-helpers";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
@@ -245,5 +245,38 @@ describeEachDatabase("[R92] the agent loop", (kind) => {
     server.enqueue(behaviours.reply("plain"));
     await dispatcher().run(s, "hello");
     expect(server.chatRequests[0]?.body).not.toHaveProperty("tools");
+  });
+
+  it("[R93] compaction waits while an agent loop is between rounds", async () => {
+    const s = await session({ tools: true, keepRecentTokens: 1 });
+    const { dispatcher: d, compactor } = wireCompaction(store, {
+      providers: recordingProviders(server),
+    });
+    // Some history to compact, then a turn whose sub-agent hangs.
+    for (const text of ["one", "two"]) {
+      server.enqueue(behaviours.reply(`answer ${text} `.repeat(80)));
+      await d.runTurn({ sessionId: s, mode: "send", content: `question ${text} `.repeat(80) });
+    }
+    server.enqueue(
+      behaviours.toolCalls([{ id: "w", name: "task", arguments: '{"prompt":"wait"}' }]),
+      behaviours.hang(),
+    );
+    const controller = new AbortController();
+    const running = d.runTurn({
+      sessionId: s,
+      mode: "send",
+      content: "go",
+      signal: controller.signal,
+    });
+    await server.waitForChatRequest(4);
+    await expect(compactor.compact(await store.getSession(s))).rejects.toMatchObject({
+      code: "turn_in_progress",
+    });
+    controller.abort();
+    await running;
+    // Once every call is answered the branch compacts as usual.
+    server.enqueue(behaviours.reply("Short."));
+    const done = await compactor.compact(await store.getSession(s));
+    expect(done.summary).not.toBeNull();
   });
 });
