@@ -92,7 +92,8 @@ export type FlowNode = TurnFlowNode | CapsuleFlowNode | FrameFlowNode | SideFlow
  * `tree`: predecessor → node. `raw`: a branch that left the covered segment and renders raw
  * (dashed, "raw context"). `side`: a side leaf's tether.
  */
-export type EdgeVariant = "tree" | "raw" | "side";
+/** `spawn`: into a sub-agent's branch, from the reply that called it. */
+export type EdgeVariant = "tree" | "raw" | "side" | "spawn";
 
 export type EdgeData = {
   readonly variant: EdgeVariant;

@@ -19,6 +19,13 @@ function strokeOf(data: EdgeData | undefined): CSSProperties {
   };
   if (variant === "raw") style.strokeDasharray = "6 5";
   if (variant === "side") style.strokeDasharray = "2 4";
+  // A sub-agent's branch: the accent colour, dotted, so it reads as delegated work.
+  if (variant === "spawn" && !spine) {
+    style.stroke = "var(--accent)";
+    style.strokeDasharray = "1 5";
+    style.strokeLinecap = "round";
+    style.strokeWidth = 2;
+  }
   return style;
 }
 

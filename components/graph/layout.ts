@@ -130,7 +130,13 @@ function emit(top: HierarchyPointNode<Datum>, depth0: number, dx: number, out: E
           card.id,
           { source: handle, target: HANDLE.in },
           {
-            variant: raw ? "raw" : "tree",
+            variant: raw
+              ? "raw"
+              : card.row.callerId !== null &&
+                  card.row.kind !== "tool" &&
+                  card.row.predecessorId === card.row.callerId
+                ? "spawn"
+                : "tree",
             spine: node.data.spine,
             dim: out.marks !== null && node.data.glow !== "glow",
             faded: false,

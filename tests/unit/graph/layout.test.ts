@@ -199,11 +199,16 @@ describe("relics and side leaves (graph.md, The capsule)", () => {
     expect(edgeTo(layout, "n2")).toMatchObject({ source: "a3", data: { variant: "side" } });
   });
 
-  it("a spawned sub-agent branch is an ordinary child of its caller", () => {
-    const l = new TestLedger().chain("R", "u1 a1 u2").add("uT", "a1", { callerId: "a1" });
+  it("a spawned sub-agent branch hangs off its caller with its own edge style", () => {
+    const l = new TestLedger()
+      .chain("R", "u1 a1 u2")
+      .add("uT", "a1", { callerId: "a1" })
+      .add("aT", "uT", { callerId: "a1" });
     const layout = layoutGraph(l.graph("u2"), FOLDED);
-    expect(edgeTo(layout, "uT")).toMatchObject({ source: "a1", data: { variant: "tree" } });
+    expect(edgeTo(layout, "uT")).toMatchObject({ source: "a1", data: { variant: "spawn" } });
     expect(node(layout, "uT").data).toMatchObject({ spawned: true });
+    // Inside the branch the edges are ordinary ones.
+    expect(edgeTo(layout, "aT")).toMatchObject({ source: "uT", data: { variant: "tree" } });
   });
 });
 
