@@ -9,9 +9,10 @@ import {
   status,
   migrationFactory,
 } from "./schema-engine";
-import { parseConfig, ConfigError } from "../lib/config/env";
+import { parseConfig, ConfigError, databaseKindOf } from "../lib/config/env";
 import { describeStartupError } from "../lib/db/startup-error";
 import { ensureSqliteDirectory, migrationPaths } from "../lib/db/paths";
+import { claimSqliteFile } from "../lib/db/single-process";
 
 function fail(line: string): never {
   console.error(`spindle: ${line}`);
@@ -32,6 +33,9 @@ const factory = migrationFactory(url);
 
 const [cmd, name] = process.argv.slice(2);
 try {
+  // A running server owns its SQLite file: migrating under it is refused with one line (the
+  // same claim the server takes, lib/db/single-process.ts), released when this exits.
+  if (databaseKindOf(url) === "sqlite" && cmd !== "status") await claimSqliteFile(url);
   if (cmd === "create") {
     const dir = await createMigration({
       schemaPath,
