@@ -79,6 +79,12 @@ export interface TurnResult {
  * Validation happens before the first write, so a rejected request leaves nothing behind.
  */
 export class Dispatcher {
+  /**
+   * Sessions whose agent loop this process is running. Between rounds nothing streams, so
+   * the live-lease check alone would let another tab's turn land beside the loop's results.
+   */
+  private readonly loops = new Map<SessionId, number>();
+
   constructor(private readonly deps: DispatcherDeps) {}
 
   get store(): SessionStore {
@@ -124,7 +130,7 @@ export class Dispatcher {
       parentId: input.parentId,
       targetId: input.targetId,
       advanceHead: true,
-      turnInProgress: await store.hasLiveStream(session.id),
+      turnInProgress: this.loops.has(session.id) || (await store.hasLiveStream(session.id)),
       getNode: (id) => lookup.get(id),
     });
     const model = this.modelOf(session);
@@ -176,8 +182,16 @@ export class Dispatcher {
     });
     // The agent loop: the model's tool calls run and it is asked again with their results;
     // HEAD follows the main chain (caller → tool… → reply).
-    const reply = yield* toolRounds(this.agentDeps(), agent, first);
-    return { user, reply };
+    if ((first.metadata.tool_calls?.length ?? 0) === 0) return { user, reply: first };
+    this.loops.set(session.id, (this.loops.get(session.id) ?? 0) + 1);
+    try {
+      const reply = yield* toolRounds(this.agentDeps(), agent, first);
+      return { user, reply };
+    } finally {
+      const left = (this.loops.get(session.id) ?? 1) - 1;
+      if (left > 0) this.loops.set(session.id, left);
+      else this.loops.delete(session.id);
+    }
   }
 
   /** Runs a turn to its end (the `"stream": false` form). */

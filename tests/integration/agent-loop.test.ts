@@ -279,4 +279,39 @@ describeEachDatabase("[R92] the agent loop", (kind) => {
     const done = await compactor.compact(await store.getSession(s));
     expect(done.summary).not.toBeNull();
   });
+
+  it("[R93] another turn is refused while this session's agent loop runs a tool", async () => {
+    const s = await session();
+    const target = await session({});
+    const { dispatcher: d } = testDispatcher(store, { providers: recordingProviders(server) });
+    const mayReach = () => Promise.resolve(true);
+    server.enqueue(
+      behaviours.toolCalls([
+        {
+          id: "slow",
+          name: "send_message",
+          arguments: JSON.stringify({ session_id: target, content: "take your time" }),
+        },
+      ]),
+      behaviours.hang(),
+    );
+    const controller = new AbortController();
+    const running = d.runTurn({
+      sessionId: s,
+      mode: "send",
+      content: "ask the other chat",
+      mayReach,
+      signal: controller.signal,
+    });
+    // The other session's reply hangs: nothing streams in this one, yet its loop runs.
+    await server.waitForChatRequest(2);
+    await expect(
+      d.runTurn({ sessionId: s, mode: "send", content: "meanwhile" }),
+    ).rejects.toMatchObject({ code: "turn_in_progress" });
+    controller.abort();
+    await running;
+    server.enqueue(behaviours.reply("now it is my turn"));
+    const after = await d.runTurn({ sessionId: s, mode: "send", content: "and now?" });
+    expect(after.reply.content).toBe("now it is my turn");
+  });
 });
