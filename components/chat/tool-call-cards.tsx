@@ -4,7 +4,7 @@ import { useCallback } from "react";
 import { useShallow } from "zustand/react/shallow";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode, ToolCall } from "@/lib/engine/types";
-import { useSession } from "@/components/session/session-context";
+import { useSession, useSessionStoreApi } from "@/components/session/session-context";
 import { branchTip } from "./branch-tip";
 import { Markdown } from "./markdown";
 
@@ -33,6 +33,47 @@ function describe(call: ToolCall): { title: string; text: string } {
   return { title: `Tool ${call.name}`, text: call.arguments };
 }
 
+interface CallState {
+  readonly result: LedgerNode | undefined;
+  readonly branch: LedgerNode | undefined;
+}
+
+/**
+ * Each call's result — the `tool` nodes chained under the caller answer its calls in order —
+ * and, for a sub-agent, the root of its branch (a user node under the caller that carries
+ * the caller as `callerId`; equal prompts are told apart by order).
+ */
+function callStates(nodes: Readonly<Record<string, LedgerNode>>, caller: LedgerNode): CallState[] {
+  const calls = caller.metadata.tool_calls ?? [];
+  const all = Object.values(nodes);
+  const results = new Map<string, LedgerNode>();
+  let at = caller.id;
+  for (;;) {
+    const next = all.find(
+      (n) =>
+        n.predecessorId === at &&
+        n.kind === "tool" &&
+        calls.some((c) => c.id === n.metadata.tool_call_id),
+    );
+    if (!next?.metadata.tool_call_id || results.has(next.metadata.tool_call_id)) break;
+    results.set(next.metadata.tool_call_id, next);
+    at = next.id;
+  }
+  const roots = all
+    .filter((n) => n.predecessorId === caller.id && n.kind === "user" && n.callerId === caller.id)
+    .sort((x, y) => x.seq - y.seq);
+  const taken = new Set<string>();
+  return calls.map((call) => {
+    const prompt = describe(call).text;
+    const branch =
+      call.name === "task"
+        ? roots.find((r) => !taken.has(r.id) && r.content === prompt)
+        : undefined;
+    if (branch) taken.add(branch.id);
+    return { result: results.get(call.id), branch };
+  });
+}
+
 /**
  * The calls an assistant made, one card each: what was asked, whether it is still running,
  * its result folded underneath, and — for a sub-agent — a button that checks out its branch
@@ -46,48 +87,41 @@ export function ToolCallCards({
   onCheckout: (id: NodeId) => void;
 }) {
   const calls = caller.metadata.tool_calls ?? [];
-  // The caller's children: its first tool result and the sub-agents' branch roots.
-  const children = useSession(
-    useShallow((s) =>
-      Object.values(s.nodes).filter(
-        (n) => n.predecessorId === caller.id || n.callerId === caller.id,
-      ),
-    ),
+  // Flattened to node references so the cards re-render only when a result or a branch
+  // appears or changes, not on every streamed token elsewhere.
+  const states = useSession(
+    useShallow((s) => callStates(s.nodes, caller).flatMap((c) => [c.result, c.branch])),
   );
-  const nodes = useSession((s) => s.nodes);
-  const childrenOf = useCallback(
-    (id: NodeId) =>
-      Object.values(nodes)
-        .filter((n) => n.predecessorId === id)
-        .sort((a, b) => a.seq - b.seq),
-    [nodes],
+  const store = useSessionStoreApi();
+  const open = useCallback(
+    (branch: LedgerNode) => {
+      const { nodes } = store.getState();
+      const childrenOf = (id: NodeId) =>
+        Object.values(nodes)
+          .filter((n) => n.predecessorId === id)
+          .sort((a, b) => a.seq - b.seq);
+      onCheckout(branchTip(branch, childrenOf));
+    },
+    [store, onCheckout],
   );
   return (
     <ul className="tool-cards" aria-label="Tool calls">
-      {calls.map((call) => {
+      {calls.map((call, i) => {
         const { title, text } = describe(call);
-        const result = children.find(
-          (n) => n.kind === "tool" && n.metadata.tool_call_id === call.id,
-        );
-        const branch =
-          call.name === "task"
-            ? children.find(
-                (n) => n.kind === "user" && n.predecessorId === caller.id && n.content === text,
-              )
-            : undefined;
+        const result = states[2 * i];
+        const branch = states[2 * i + 1];
+        const status = result
+          ? result.content.startsWith("Not run")
+            ? "not run"
+            : "done"
+          : "no result yet";
         return (
           <li key={call.id} className="tool-card">
             <div className="tool-card-head">
               <strong>{title}</strong>
-              <span className={`msg-status ${result ? "" : "streaming"}`}>
-                {result ? "done" : caller.status === "complete" ? "running…" : "not run"}
-              </span>
+              <span className={`msg-status ${result ? "" : "streaming"}`}>{status}</span>
               {branch && (
-                <button
-                  type="button"
-                  className="link-btn"
-                  onClick={() => onCheckout(branchTip(branch, childrenOf))}
-                >
+                <button type="button" className="link-btn" onClick={() => open(branch)}>
                   Open its branch
                 </button>
               )}

@@ -6,7 +6,7 @@ import { EngineError, isEngineError } from "../engine/errors";
 import { tokens, type NodeId, type Tokens } from "../engine/ids";
 import { metaAfterCompaction } from "../engine/meta-after-compaction";
 import { planCompaction, type CompactionWork } from "../engine/plan-compaction";
-import { pendingToolCallIndex } from "../engine/pending-tool-call";
+import type { AgentLoops } from "../dispatcher/agent-loops";
 import { resolveBudget, type Budget } from "../engine/resolve-budget";
 import { summaryDraft } from "../engine/summary-draft";
 import { turnsSinceCompaction } from "../engine/turns-since-compaction";
@@ -28,6 +28,8 @@ export interface CompactorDeps {
   /** SPINDLE_CONTEXT_WINDOW / SPINDLE_KEEP_RECENT_TOKENS. */
   readonly serverWindow?: number | undefined;
   readonly serverKeepRecentTokens?: number | undefined;
+  /** The agent loops running in this process: a manual compaction waits for them. */
+  readonly loops?: AgentLoops;
 }
 
 /** POST .../compact's answer (product.md §4). */
@@ -80,11 +82,12 @@ export class Compactor implements TurnCompaction {
           "A reply is still streaming on this branch; compact once it has finished.",
         );
       }
-      // Between an agent's tool rounds nothing streams, but the loop still writes here.
-      if (pendingToolCallIndex(rendering.messages) > 0) {
+      // Between an agent's tool rounds nothing streams, but the loop still writes here. (Its
+      // own reactive compaction is part of the loop and goes ahead.)
+      if (trigger === "manual" && this.deps.loops?.has(session.id)) {
         throw new EngineError(
           "turn_in_progress",
-          "A tool call on this branch is still running; compact once its result is in.",
+          "The assistant is still working in this session (running tools); compact once it has finished.",
         );
       }
       const { keepRecentTokens } = this.budgetOf(session);

@@ -36,7 +36,12 @@ export interface AgentContext {
   /** The caller a sub-agent's nodes carry (`callerId`); null on the main chain. */
   readonly callerId: NodeId | null;
   readonly compaction?: TurnCompaction | undefined;
+  /** Whether this turn compacted already: a turn compacts at most once ([R58]), all rounds. */
+  readonly compacted: { value: boolean };
 }
+
+/** Calls one reply may make; more are answered "not run" (a runaway fan-out is bounded). */
+export const MAX_CALLS_PER_ROUND = 8;
 
 /**
  * The agent loop after a reply (issue 11): while the model's last reply calls tools, run
@@ -58,10 +63,24 @@ export async function* toolRounds(
     const calls = last.status === "complete" ? (last.metadata.tool_calls ?? []) : [];
     if (calls.length === 0) return last;
     const overLimit = round > limit;
+    const stopped = ctx.signal?.aborted === true;
     const caller = last;
-    const results = overLimit
-      ? calls.map(() => `Not run: this turn reached its limit of ${limit} tool rounds.`)
-      : await Promise.all(calls.map((call) => runTool(deps, ctx, caller, call)));
+    // Each call is answered on its own: one that throws cannot take the others' results
+    // (or their finished sub-agents) down with it.
+    const results = await Promise.all(
+      calls.map(async (call, i) => {
+        if (stopped) return "Not run: the user stopped the turn.";
+        if (overLimit) return `Not run: this turn reached its limit of ${limit} tool rounds.`;
+        if (i >= MAX_CALLS_PER_ROUND) {
+          return `Not run: at most ${MAX_CALLS_PER_ROUND} calls are run per reply.`;
+        }
+        try {
+          return await runTool(deps, ctx, caller, call);
+        } catch (e) {
+          return `Error: the ${call.name} call failed on the server: ${e instanceof Error ? e.message : String(e)}`;
+        }
+      }),
+    );
     let parent = caller.id;
     for (const [i, call] of calls.entries()) {
       const tool = await ctx.writer.appendTool(parent, results[i] ?? "", {
@@ -79,7 +98,7 @@ export async function* toolRounds(
       );
       return last;
     }
-    if (ctx.signal?.aborted) return last;
+    if (stopped || ctx.signal?.aborted) return last;
     last = yield* streamReply({
       store: deps.store,
       provider: deps.provider,
@@ -90,16 +109,19 @@ export async function* toolRounds(
       callerId: ctx.callerId,
       signal: ctx.signal,
       compaction: ctx.compaction,
+      compactedThisTurn: ctx.compacted.value,
       flushMs: deps.flushMs,
       keepAliveMs: deps.keepAliveMs,
       ...(ctx.tools ? { tools: ctx.tools } : {}),
     });
+    if (last.metadata["reactive_compaction"] === true) ctx.compacted.value = true;
   }
 }
 
 /** A sub-agent's outcome: its branch, and the text that answers the caller's call. */
 export interface SubAgentResult {
-  readonly branchRootId: NodeId;
+  /** Null when not even the branch could be opened. */
+  readonly branchRootId: NodeId | null;
   readonly text: string;
   /** The sub-agent's final reply, when it got as far as one. */
   readonly replyId: NodeId | null;
@@ -118,7 +140,6 @@ export async function runSubAgent(
   prompt: string,
 ): Promise<SubAgentResult> {
   const writer = parent.writer.spawned();
-  const branchRoot = await writer.appendUser(caller.id, prompt, { callerId: caller.id });
   const depth = parent.depth + 1;
   const ctx: AgentContext = {
     ...parent,
@@ -127,20 +148,27 @@ export async function runSubAgent(
     callerId: caller.id,
     tools: depth < MAX_AGENT_DEPTH ? parent.tools : undefined,
     compaction: undefined,
+    compacted: { value: true },
   };
+  let branchRootId: NodeId | null = null;
   try {
+    const branchRoot = await writer.appendUser(caller.id, prompt, { callerId: caller.id });
+    branchRootId = branchRoot.id;
     const run = agentTurn(deps, ctx, branchRoot.id);
     let step = await run.next();
     while (!step.done) step = await run.next();
     const reply = step.value;
+    const cutOff = (reply.metadata.tool_calls?.length ?? 0) > 0;
     const text =
-      reply.status === "complete"
-        ? reply.content
-        : `The sub-agent's reply ended ${reply.status}${reply.metadata.error ? `: ${reply.metadata.error.message}` : ""}.\n\n${reply.content}`;
-    return { branchRootId: branchRoot.id, text, replyId: reply.id };
+      reply.status !== "complete"
+        ? `The sub-agent's reply ended ${reply.status}${reply.metadata.error ? `: ${reply.metadata.error.message}` : ""}.\n\n${reply.content}`
+        : cutOff
+          ? `The sub-agent stopped before answering (its tool rounds ran out, or the turn was stopped).${reply.content ? `\n\n${reply.content}` : ""}`
+          : reply.content;
+    return { branchRootId, text, replyId: reply.id };
   } catch (e) {
     return {
-      branchRootId: branchRoot.id,
+      branchRootId,
       text: `The sub-agent failed: ${e instanceof Error ? e.message : String(e)}`,
       replyId: null,
     };

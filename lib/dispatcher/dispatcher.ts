@@ -17,7 +17,14 @@ import type { Providers } from "../llm/provider-factory";
 import type { SessionStore } from "../store/session-store";
 import { loadRendering } from "./context";
 import { streamReply, type TurnCompaction, type TurnEvent } from "./run-turn";
-import { runSubAgent, toolRounds, type AgentContext, type AgentDeps } from "./agent-loop";
+import {
+  runSubAgent,
+  toolRounds,
+  type AgentContext,
+  type AgentDeps,
+  type SubAgentResult,
+} from "./agent-loop";
+import { AgentLoops } from "./agent-loops";
 import { AGENT_TOOLS, TASK_TOOL } from "./agent-tools";
 import { lookupModel } from "../llm/model-registry";
 import type { ToolSpec } from "../llm/types";
@@ -30,6 +37,8 @@ export interface DispatcherDeps {
   readonly config: Pick<Config, "maxMessageChars">;
   readonly count: (text: string, model?: string) => Tokens;
   readonly compaction?: TurnCompaction;
+  /** The agent loops this process runs (shared with the compactor). */
+  readonly loops?: AgentLoops;
   /** Streaming replies are written at most this often. */
   readonly flushMs?: number;
   readonly keepAliveMs?: number;
@@ -79,12 +88,6 @@ export interface TurnResult {
  * Validation happens before the first write, so a rejected request leaves nothing behind.
  */
 export class Dispatcher {
-  /**
-   * Sessions whose agent loop this process is running. Between rounds nothing streams, so
-   * the live-lease check alone would let another tab's turn land beside the loop's results.
-   */
-  private readonly loops = new Map<SessionId, number>();
-
   constructor(private readonly deps: DispatcherDeps) {}
 
   get store(): SessionStore {
@@ -118,6 +121,7 @@ export class Dispatcher {
   async *turn(input: TurnInput): AsyncGenerator<TurnEvent, TurnResult> {
     const { store } = this.deps;
     const session = await this.load(input.sessionId);
+    this.refuseDuringLoop(session.id);
     const content =
       input.mode === "retry"
         ? undefined
@@ -130,7 +134,7 @@ export class Dispatcher {
       parentId: input.parentId,
       targetId: input.targetId,
       advanceHead: true,
-      turnInProgress: this.loops.has(session.id) || (await store.hasLiveStream(session.id)),
+      turnInProgress: await store.hasLiveStream(session.id),
       getNode: (id) => lookup.get(id),
     });
     const model = this.modelOf(session);
@@ -164,7 +168,10 @@ export class Dispatcher {
       replyParent = user.id;
     }
     const agent = this.agentContext(session, model, writer, input.signal, input.mayReach);
-    const first = yield* streamReply({
+    // A turn that may call tools holds the session from its first reply to its last.
+    const leave = agent.tools ? this.loops.enter(session.id) : () => undefined;
+    try {
+      const first = yield* streamReply({
       store,
       provider: this.deps.providers.chat,
       writer,
@@ -179,18 +186,30 @@ export class Dispatcher {
       keepAliveMs: this.deps.keepAliveMs ?? 5_000,
       ...(plan.writesUserNode ? {} : { forkMovesHead: plan.forkMovesHead, exclusive: true }),
       ...(agent.tools ? { tools: agent.tools } : {}),
-    });
-    // The agent loop: the model's tool calls run and it is asked again with their results;
-    // HEAD follows the main chain (caller → tool… → reply).
-    if ((first.metadata.tool_calls?.length ?? 0) === 0) return { user, reply: first };
-    this.loops.set(session.id, (this.loops.get(session.id) ?? 0) + 1);
-    try {
+      });
+      // The agent loop: the model's tool calls run and it is asked again with their
+      // results; HEAD follows the main chain (caller → tool… → reply).
+      agent.compacted.value ||= compactedThisTurn || first.metadata["reactive_compaction"] === true;
       const reply = yield* toolRounds(this.agentDeps(), agent, first);
       return { user, reply };
     } finally {
-      const left = (this.loops.get(session.id) ?? 1) - 1;
-      if (left > 0) this.loops.set(session.id, left);
-      else this.loops.delete(session.id);
+      leave();
+    }
+  }
+
+  private get loops(): AgentLoops {
+    return this.deps.loops ?? this.ownLoops;
+  }
+
+  private readonly ownLoops = new AgentLoops();
+
+  /** Another turn, a `/task` or a compaction waits while the session's agent loop runs. */
+  private refuseDuringLoop(sessionId: SessionId): void {
+    if (this.loops.has(sessionId)) {
+      throw new EngineError(
+        "turn_in_progress",
+        "The assistant is still working in this session (running tools); wait for it, or stop it.",
+      );
     }
   }
 
@@ -213,6 +232,7 @@ export class Dispatcher {
     const { store } = this.deps;
     const prompt = validateContent(input.prompt, this.deps.config.maxMessageChars);
     const session = await this.load(input.sessionId);
+    this.refuseDuringLoop(session.id);
     const model = this.modelOf(session);
     const outer = this.writer(session.id, true, model);
     let caller: LedgerNode;
@@ -239,18 +259,24 @@ export class Dispatcher {
     }
     // Whatever happens on the side branch, the caller's tool call gets its result: an
     // unanswered call would make every later prompt of this branch invalid for the provider.
-    const sub = await runSubAgent(
-      this.agentDeps(),
-      this.agentContext(session, model, outer, input.signal, input.mayReach),
-      caller,
-      prompt,
-    );
+    const leave = this.loops.enter(session.id);
+    let sub: SubAgentResult;
+    try {
+      sub = await runSubAgent(
+        this.agentDeps(),
+        this.agentContext(session, model, outer, input.signal, input.mayReach),
+        caller,
+        prompt,
+      );
+    } finally {
+      leave();
+    }
     const result = await outer.appendTool(caller.id, sub.text, {
       callerId: caller.id,
       toolCallId,
       reads: sub.replyId ? [sub.replyId] : [],
     });
-    return { caller, branchRootId: sub.branchRootId, result };
+    return { caller, branchRootId: sub.branchRootId ?? result.id, result };
   }
 
   /** Whether the session's model is offered the function tools (settings, else registry). */
@@ -287,6 +313,7 @@ export class Dispatcher {
       mayReach,
       callerId: null,
       compaction: this.deps.compaction,
+      compacted: { value: false },
     };
   }
 

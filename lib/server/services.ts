@@ -17,6 +17,7 @@ import type { Actor } from "../auth/actor";
 import type { AuthenticateDeps } from "../auth/authenticate";
 import { SignInThrottle } from "../auth/throttle";
 import { Workspace } from "../dispatcher/workspace";
+import { AgentLoops } from "../dispatcher/agent-loops";
 
 /** Everything a request handler needs, built once per server process. */
 export interface Services {
@@ -73,10 +74,12 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     database.kind === "postgresql" ? await PgBus.connect(cfg.databaseUrl) : new LocalBus();
   const providers = createProviders(cfg);
   const count = (text: string, model?: string) => countTokens(text, model);
+  const loops = new AgentLoops();
   const compactor = new Compactor({
     store,
     bus,
     providers,
+    loops,
     count,
     serverWindow: cfg.contextWindow,
     serverKeepRecentTokens: cfg.keepRecentTokens,
@@ -88,6 +91,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     config: cfg,
     count,
     compaction: compactor,
+    loops,
   });
   const accounts = createAccounts({
     database,

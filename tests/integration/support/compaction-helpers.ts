@@ -1,4 +1,5 @@
 import { Compactor, type CompactorDeps } from "@/lib/compaction/compactor";
+import { AgentLoops } from "@/lib/dispatcher/agent-loops";
 import type { Dispatcher } from "@/lib/dispatcher/dispatcher";
 import { contextTokens } from "@/lib/engine/context-tokens";
 import type { NodeId, SessionId } from "@/lib/engine/ids";
@@ -95,10 +96,12 @@ export function wireCompaction(
 ) {
   const bus = new LocalBus();
   const providers = options.providers ?? offlineProviders();
+  const loops = new AgentLoops();
   const deps: CompactorDeps = {
     store,
     bus,
     providers,
+    loops,
     count: (t, m) => countTokens(t, m),
     serverWindow: options.serverWindow,
     serverKeepRecentTokens: options.serverKeepRecentTokens,
@@ -107,6 +110,7 @@ export function wireCompaction(
   const { dispatcher } = testDispatcher(store, {
     bus,
     providers,
+    loops,
     ...(options.turnCompaction === false ? {} : { compaction: compactor }),
   });
   return {
