@@ -172,20 +172,20 @@ export class Dispatcher {
     const leave = agent.tools ? this.loops.enter(session.id) : () => undefined;
     try {
       const first = yield* streamReply({
-      store,
-      provider: this.deps.providers.chat,
-      writer,
-      session,
-      model,
-      parentId: replyParent,
-      signal: input.signal,
-      compaction: this.deps.compaction,
-      compactedThisTurn,
-      ...(opened ? { opened } : {}),
-      flushMs: this.deps.flushMs ?? 250,
-      keepAliveMs: this.deps.keepAliveMs ?? 5_000,
-      ...(plan.writesUserNode ? {} : { forkMovesHead: plan.forkMovesHead, exclusive: true }),
-      ...(agent.tools ? { tools: agent.tools } : {}),
+        store,
+        provider: this.deps.providers.chat,
+        writer,
+        session,
+        model,
+        parentId: replyParent,
+        signal: input.signal,
+        compaction: this.deps.compaction,
+        compactedThisTurn,
+        ...(opened ? { opened } : {}),
+        flushMs: this.deps.flushMs ?? 250,
+        keepAliveMs: this.deps.keepAliveMs ?? 5_000,
+        ...(plan.writesUserNode ? {} : { forkMovesHead: plan.forkMovesHead, exclusive: true }),
+        ...(agent.tools ? { tools: agent.tools } : {}),
       });
       // The agent loop: the model's tool calls run and it is asked again with their
       // results; HEAD follows the main chain (caller → tool… → reply).
