@@ -1,14 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { parseConfig } from "./lib/config/env";
-import { isAllowedHost, requestHost } from "./lib/http/edge";
+import { ALLOWED_METHODS, isAllowedHost, methodNotAllowedBody, requestHost } from "./lib/http/edge";
 
 let publicUrl: string | undefined | null = null;
 
-/** Methods any route answers; anything else (TRACE, CONNECT…) is refused here. */
-const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-
-const refuse = (status: number, code: string, message: string, headers?: HeadersInit) =>
-  NextResponse.json({ error: { code, message } }, { status, ...(headers ? { headers } : {}) });
+const refuse = (status: number, code: string, message: string) =>
+  NextResponse.json({ error: { code, message } }, { status });
 
 /**
  * The first check of every request, pages included: the Host must name this server, so a
@@ -25,9 +22,10 @@ export function proxy(req: NextRequest) {
       "This server does not answer for that host name; set SPINDLE_PUBLIC_URL to the address users open.",
     );
   }
-  if (!METHODS.has(req.method)) {
-    return refuse(405, "method_not_allowed", `${req.method} is not allowed.`, {
-      allow: [...METHODS].join(", "),
+  if (!ALLOWED_METHODS.has(req.method)) {
+    return NextResponse.json(methodNotAllowedBody(req.method), {
+      status: 405,
+      headers: { allow: [...ALLOWED_METHODS].join(", ") },
     });
   }
   try {

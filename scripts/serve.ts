@@ -6,8 +6,7 @@
 import { createServer } from "node:http";
 import next from "next";
 import { parseConfig, ConfigError, type Config } from "../lib/config/env";
-
-const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+import { ALLOWED_METHODS, methodNotAllowedBody } from "../lib/http/edge";
 
 let config: Config;
 try {
@@ -25,13 +24,13 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = createServer((req, res) => {
-  if (!METHODS.has(req.method ?? "")) {
-    res.writeHead(405, { "content-type": "application/json", allow: [...METHODS].join(", ") });
-    res.end(
-      JSON.stringify({
-        error: { code: "method_not_allowed", message: `${req.method} is not allowed.` },
-      }),
-    );
+  const method = req.method ?? "";
+  if (!ALLOWED_METHODS.has(method)) {
+    res.writeHead(405, {
+      "content-type": "application/json",
+      allow: [...ALLOWED_METHODS].join(", "),
+    });
+    res.end(JSON.stringify(methodNotAllowedBody(method)));
     return;
   }
   req.headers["x-spindle-peer"] = req.socket.remoteAddress ?? "";

@@ -53,11 +53,17 @@ export function toChatMessages(rendered: RenderedContext): ChatMessage[] {
   return toWire(rendered).messages;
 }
 
+/** A rendering as the provider receives it. */
+export interface Wire {
+  readonly messages: ChatMessage[];
+  readonly ids: NodeId[];
+}
+
 /**
  * The prompt of {@link toChatMessages} and the ids of the nodes it carries, in order: what
  * a reply records as `reads` is exactly what the provider received.
  */
-export function toWire(rendered: RenderedContext): { messages: ChatMessage[]; ids: NodeId[] } {
+export function toWire(rendered: RenderedContext): Wire {
   const answered = new Set(rendered.messages.flatMap((m) => (m.toolCallId ? [m.toolCallId] : [])));
   const out: ChatMessage[] = [];
   const ids: NodeId[] = [];

@@ -1,12 +1,11 @@
 import { isEngineError } from "../engine/errors";
 import type { NodeId } from "../engine/ids";
 import type { LedgerNode, NodeMetadata, SessionMeta, SessionRecord } from "../engine/types";
-import type { RenderedContext } from "../engine/render-context";
 import { overflowDecision } from "../engine/overflow-decision";
 import { isProviderError } from "../llm/provider-error";
 import type { ChatProvider, FinishReason, ToolSpec, Usage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
-import { loadRendering, toWire } from "./context";
+import { loadRendering, toWire, type Wire } from "./context";
 import { StreamBuffer } from "./stream-buffer";
 import type { TurnWriter } from "./turn-writer";
 
@@ -73,22 +72,23 @@ const GIVE_UP_AFTER_FAILED_COMPACTION =
  */
 export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEvent, LedgerNode> {
   const { store, writer, session, parentId } = options;
-  let rendered: RenderedContext;
+  // What the model reads, as sent: the prompt and the ids that are its `reads`.
+  let wire: Wire;
   let reply: LedgerNode;
   // A turn renders with the meta it was claimed under, not the one read when it started:
   // another tab or instance may have compacted meanwhile ([R84]).
   if (options.opened) {
     // The placeholder was opened with the user node (one transaction); stamp its reads now.
     const claimed = { ...session, meta: options.opened.meta };
-    rendered = await loadRendering(store, claimed, parentId);
-    await writer.stampReads(options.opened.reply.id, toWire(rendered).ids);
-    reply = { ...options.opened.reply, reads: toWire(rendered).ids };
+    wire = toWire(await loadRendering(store, claimed, parentId));
+    await writer.stampReads(options.opened.reply.id, wire.ids);
+    reply = { ...options.opened.reply, reads: wire.ids };
   } else {
     // Rendered before the claim (so the placeholder carries its reads at once), and again
     // only in the rare case that the claim saw another active summary.
-    rendered = await loadRendering(store, session, parentId);
+    wire = toWire(await loadRendering(store, session, parentId));
     const opened = await writer.openReply(parentId, {
-      reads: toWire(rendered).ids,
+      reads: wire.ids,
       metadata: { model: options.model },
       callerId: options.callerId ?? null,
       ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
@@ -96,9 +96,9 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     });
     reply = opened.reply;
     if (opened.meta._last_summary_id !== session.meta._last_summary_id) {
-      rendered = await loadRendering(store, { ...session, meta: opened.meta }, parentId);
-      await writer.stampReads(reply.id, toWire(rendered).ids);
-      reply = { ...reply, reads: toWire(rendered).ids };
+      wire = toWire(await loadRendering(store, { ...session, meta: opened.meta }, parentId));
+      await writer.stampReads(reply.id, wire.ids);
+      reply = { ...reply, reads: wire.ids };
     }
   }
   yield { type: "node", node: reply };
@@ -121,7 +121,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     for (;;) {
       try {
         for await (const event of options.provider.stream({
-          messages: toWire(rendered).messages,
+          messages: wire.messages,
           model: options.model,
           ...(options.tools ? { tools: options.tools } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
@@ -164,7 +164,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
           retried = true;
           const fresh = await store.getSession(session.id);
           if (await options.compaction.onOverflow(fresh, parentId)) {
-            rendered = await loadRendering(store, await store.getSession(session.id), parentId);
+            wire = toWire(await loadRendering(store, await store.getSession(session.id), parentId));
             continue;
           }
           overflowMessage = GIVE_UP_AFTER_FAILED_COMPACTION;
@@ -201,13 +201,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     ...(failure ? { error: failure } : {}),
     ...(retried && !failure ? { reactive_compaction: true } : {}),
   };
-  const sealed = await writer.seal(
-    reply.id,
-    status,
-    buffer.content,
-    metadata,
-    toWire(rendered).ids,
-  );
+  const sealed = await writer.seal(reply.id, status, buffer.content, metadata, wire.ids);
   if (failure) {
     yield { type: "error", code: failure.code, message: failure.message, node: sealed };
   } else {

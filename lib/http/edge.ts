@@ -42,6 +42,26 @@ export function checkHost(req: Request, config: Pick<Config, "publicUrl">): void
   }
 }
 
+/**
+ * The methods some route answers. Anything else (TRACE, CONNECT, WebDAV verbs…) is refused
+ * with 405 before it reaches a handler: by scripts/serve.ts in production, by proxy.ts
+ * under `next dev`/`next start`.
+ */
+export const ALLOWED_METHODS: ReadonlySet<string> = new Set([
+  "GET",
+  "HEAD",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "OPTIONS",
+]);
+
+/** The body of that 405. */
+export function methodNotAllowedBody(method: string) {
+  return { error: { code: "method_not_allowed", message: `${method} is not allowed.` } };
+}
+
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export function isStateChanging(method: string): boolean {
