@@ -1,54 +1,88 @@
 "use client";
 
-import { memo, useMemo } from "react";
-import DOMPurify from "dompurify";
-import { marked } from "marked";
+import { memo, useEffect, useRef, type AnchorHTMLAttributes } from "react";
+import { Streamdown, defaultRehypePlugins, type StreamdownProps } from "streamdown";
+import { createCodePlugin } from "@streamdown/code";
+import { math } from "@streamdown/math";
+import { harden } from "rehype-harden";
+import s from "./markdown.module.css";
 
-marked.setOptions({ gfm: true, breaks: true });
+type Pluggable = NonNullable<StreamdownProps["rehypePlugins"]>[number];
 
-// Links from model output open in a new tab and never get the opener.
-let hooked = false;
-function purifier() {
-  if (!hooked) {
-    DOMPurify.addHook("afterSanitizeAttributes", (node) => {
-      if (node.tagName === "A") {
-        node.setAttribute("target", "_blank");
-        node.setAttribute("rel", "noopener noreferrer nofollow");
-      }
-    });
-    hooked = true;
-  }
-  return DOMPurify;
-}
+// The high-contrast GitHub themes keep every token at WCAG AA (4.5:1) on the code
+// background in both themes; the plain ones drop comments and constants below it.
+const PLUGINS = {
+  code: createCodePlugin({ themes: ["github-light-high-contrast", "github-dark-high-contrast"] }),
+  math,
+};
 
 /**
- * Model output as sanitised Markdown (remote media is dropped: nothing loads by itself): parsed by marked, then every tag and attribute outside
- * DOMPurify's safe profile (scripts, event handlers, javascript: URLs, forms, iframes…) is
- * dropped before it reaches the DOM.
+ * streamdown's own sanitising pipeline (rehype-sanitize, raw HTML filtered), with the
+ * hardening made strict: no image is ever fetched (a model steered by injected text could
+ * otherwise leak the conversation through an image URL the browser loads by itself), and
+ * links keep to web and mail protocols.
  */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const html = useMemo(() => {
-    const raw = marked.parse(text, { async: false });
-    return purifier().sanitize(raw, {
-      USE_PROFILES: { html: true },
-      // No <img>: a model steered by injected text could exfiltrate the conversation
-      // through an image URL the browser fetches on its own.
-      FORBID_TAGS: [
-        "style",
-        "form",
-        "input",
-        "button",
-        "textarea",
-        "select",
-        "iframe",
-        "img",
-        "video",
-        "audio",
-        "source",
-        "picture",
-      ],
-      FORBID_ATTR: ["style"],
-    });
-  }, [text]);
-  return <div className="md" dangerouslySetInnerHTML={{ __html: html }} />;
+const HARDEN: Pluggable = [
+  harden,
+  {
+    allowedLinkPrefixes: ["*"],
+    allowedProtocols: ["http", "https", "mailto"],
+    allowedImagePrefixes: [],
+    allowDataImages: false,
+    blockedImageClass: s.blocked,
+    blockedLinkClass: s.blocked,
+  },
+];
+const REHYPE_PLUGINS = Object.values({ ...defaultRehypePlugins, harden: HARDEN });
+
+/** Links from model output open in a new tab, with no opener and no referrer. */
+function ExternalLink({ href, children }: AnchorHTMLAttributes<HTMLAnchorElement>) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+      {children}
+    </a>
+  );
+}
+
+const COMPONENTS = { a: ExternalLink };
+const CONTROLS = { code: { copy: true, download: false }, table: false, mermaid: false };
+
+/**
+ * Model output as sanitised Markdown, rendered by streamdown: an unterminated construct is
+ * repaired while it streams, the text is split into blocks so a token re-renders only the
+ * last one, code is highlighted by Shiki in the light and dark themes, and every code
+ * block has a copy button. Renders on the server too.
+ */
+export const Markdown = memo(function Markdown({
+  text,
+  streaming = false,
+}: {
+  text: string;
+  streaming?: boolean;
+}) {
+  const root = useRef<HTMLDivElement>(null);
+  // A code block scrolls on its own; keyboard users must be able to reach it to scroll it.
+  useEffect(() => {
+    for (const body of root.current?.querySelectorAll<HTMLElement>(
+      '[data-streamdown="code-block-body"]:not([tabindex])',
+    ) ?? []) {
+      body.tabIndex = 0;
+    }
+  });
+  return (
+    <div ref={root} className={s.root}>
+      <Streamdown
+        className={`md ${s.md}`}
+        plugins={PLUGINS}
+        rehypePlugins={REHYPE_PLUGINS}
+        components={COMPONENTS}
+        controls={CONTROLS}
+        linkSafety={{ enabled: false }}
+        lineNumbers={false}
+        isAnimating={streaming}
+      >
+        {text}
+      </Streamdown>
+    </div>
+  );
 });

@@ -126,7 +126,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
         <>
           {node.content && (
             <div className="msg-body">
-              <Markdown text={node.content} />
+              <Markdown text={node.content} streaming={node.status === "streaming"} />
             </div>
           )}
           <ToolCallCards caller={node} onCheckout={props.onCheckout} />
@@ -141,7 +141,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
       ) : (
         <div className="msg-body">
           {node.content ? (
-            <Markdown text={node.content} />
+            <Markdown text={node.content} streaming={node.status === "streaming"} />
           ) : node.status === "streaming" ? (
             <span className="cursor" />
           ) : null}

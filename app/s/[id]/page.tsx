@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { ChatLoader } from "@/components/chat/chat-loader";
+import { ChatApp } from "@/components/chat/chat-app";
 import { isEngineError } from "@/lib/engine/errors";
 import { isIdShaped, asSessionId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
@@ -32,7 +32,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const description = providers.describe();
   const limits = lookupModel(session.meta.settings?.model ?? description.model);
   return (
-    <ChatLoader
+    <ChatApp
       session={session}
       nodes={nodes}
       account={{
