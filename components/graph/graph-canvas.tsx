@@ -11,6 +11,7 @@ import {
   type ReactFlowInstance,
 } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useResolvedTheme } from "@/components/theme/use-resolved-theme";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { provenanceMarks } from "@/lib/engine/provenance-marks";
 import { useGraph, useSession } from "@/components/session/session-context";
@@ -55,6 +56,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const select = useSession((st) => st.select);
   const toggleCapsule = useSession((st) => st.toggleCapsule);
   const flow = useReactFlow<GraphNode, GraphEdge>();
+  const theme = useResolvedTheme();
   const rootRef = useRef<HTMLDivElement>(null);
 
   const expanded = useMemo(() => new Set(Object.keys(expandedIds).map(asNodeId)), [expandedIds]);
@@ -208,7 +210,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
           onlyRenderVisibleElements
           minZoom={0.05}
           maxZoom={1.75}
-          colorMode="light"
+          colorMode={theme ?? "light"}
           // Read-only picture: the store owns selection, nothing is dragged or connected,
           // and the graph's own keys (Space, arrows) must not be taken by React Flow.
           nodesDraggable={false}
@@ -223,7 +225,12 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
           panActivationKeyCode={null}
           zoomOnDoubleClick={false}
         >
-          <Background variant={BackgroundVariant.Dots} gap={24} size={1} color="#dcdcd7" />
+          <Background
+            variant={BackgroundVariant.Dots}
+            gap={24}
+            size={1}
+            color="var(--border-strong)"
+          />
           <Controls showInteractive={false} position="bottom-left" />
           <Panel position="top-left">
             <GraphToolbar relics={relics} onFit={fit} />

@@ -13,7 +13,7 @@ function strokeOf(data: EdgeData | undefined): CSSProperties {
   const variant = data?.variant ?? "tree";
   const spine = data?.spine === true;
   const style: CSSProperties = {
-    stroke: spine ? "var(--accent)" : variant === "side" ? "#cfcfca" : "#b9b9b3",
+    stroke: spine ? "var(--accent)" : variant === "side" ? "var(--edge-side)" : "var(--edge)",
     strokeWidth: spine ? 3 : variant === "side" ? 1.25 : 1.5,
     opacity: data?.dim === true ? 0.25 : data?.faded === true ? 0.5 : 1,
   };
