@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import Link from "next/link";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
@@ -18,6 +18,8 @@ import { ContextMeter } from "./context-meter";
 import { Transcript } from "./transcript";
 import { useSessionActions } from "./use-session-actions";
 import { useSessionEvents } from "./use-session-events";
+import { useNarrowScreen } from "./use-narrow-screen";
+import { ThemeToggle } from "@/components/theme/theme-toggle";
 
 export interface ChatAppProps {
   readonly session: SessionRecord;
@@ -46,11 +48,27 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
   const streaming = useSession(selectStreaming);
   const setError = useSession((s) => s.setError);
   const setNotice = useSession((s) => s.setNotice);
-  const [graphOpen, setGraphOpen] = useState(true);
+  const narrow = useNarrowScreen();
+  // Wide screens show the graph beside the transcript unless hidden; narrow ones keep it in
+  // a drawer that opens on demand.
+  const [paneOpen, setPaneOpen] = useState(true);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const graphOpen = narrow ? drawerOpen : paneOpen;
+  const toggleGraph = () => (narrow ? setDrawerOpen((v) => !v) : setPaneOpen((v) => !v));
+  useEffect(() => {
+    if (!narrow || !drawerOpen) return;
+    const close = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setDrawerOpen(false);
+    };
+    window.addEventListener("keydown", close);
+    return () => window.removeEventListener("keydown", close);
+  }, [narrow, drawerOpen]);
   const checkout = useCallback((id: NodeId) => void actions.checkout(id), [actions]);
 
   return (
-    <div className={`chat ${graphOpen ? "with-graph" : ""}`}>
+    <div
+      className={`chat ${graphOpen ? "with-graph" : ""} ${narrow ? "narrow" : ""} ${drawerOpen ? "drawer-open" : ""}`}
+    >
       <header className="chat-header">
         <Link href="/" className="back" aria-label="All sessions">
           ← Sessions
@@ -78,9 +96,15 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
           {busy === "compact" ? "Compacting…" : "Compact"}
         </button>
         <SettingsPanel />
-        <button className="btn" onClick={() => setGraphOpen((v) => !v)} aria-pressed={graphOpen}>
+        <button
+          className="btn"
+          onClick={toggleGraph}
+          aria-pressed={graphOpen}
+          aria-controls="graph-pane"
+        >
           {graphOpen ? "Hide graph" : "Show graph"}
         </button>
+        <ThemeToggle />
         <AccountMenu {...account} />
       </header>
       <main className="chat-main">
@@ -108,8 +132,29 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
           )}
           <Composer actions={actions} />
         </section>
+        {narrow && drawerOpen && (
+          <div
+            className="drawer-backdrop"
+            aria-hidden="true"
+            onClick={() => setDrawerOpen(false)}
+          />
+        )}
         {graphOpen && (
-          <aside className="graph-pane" aria-label="Conversation graph">
+          <aside
+            id="graph-pane"
+            className="graph-pane"
+            aria-label="Conversation graph"
+            role={narrow ? "dialog" : undefined}
+          >
+            {narrow && (
+              <button
+                className="icon-btn drawer-close"
+                aria-label="Close graph"
+                onClick={() => setDrawerOpen(false)}
+              >
+                ×
+              </button>
+            )}
             <SessionGraph onCheckout={checkout} />
           </aside>
         )}

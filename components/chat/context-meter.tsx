@@ -14,16 +14,21 @@ export function ContextMeter() {
     <div
       className={`meter meter-${level}`}
       title={`${tokens.toLocaleString()} of ${window.toLocaleString()} tokens in context${summarised ? " (a summary stands in for earlier turns)" : ""}. Auto-compaction at 80%.${model.notice ? ` ${model.notice}` : ""}`}
-      aria-label="Context window usage"
+      role="meter"
+      aria-label="Context usage"
+      aria-valuemin={0}
+      aria-valuemax={window}
+      aria-valuenow={Math.min(tokens, window)}
+      aria-valuetext={`${Math.round(share * 100)}% of the context window: ${tokens.toLocaleString()} of ${window.toLocaleString()} tokens`}
     >
-      <div className="meter-bar">
+      <div className="meter-bar" aria-hidden="true">
         <div
           className="meter-fill"
           style={{ width: `${Math.min(100, share * 100).toFixed(1)}%` }}
         />
         <div className="meter-mark" />
       </div>
-      <span className="meter-text">
+      <span className="meter-text" aria-hidden="true">
         {Math.round(share * 100)}% · {tokens.toLocaleString()} / {window.toLocaleString()}
       </span>
     </div>
