@@ -52,14 +52,15 @@ export default defineConfig({
       use: chromium,
     },
     {
-      // The agent loop against a scripted OpenAI-protocol server, in single-user mode.
+      // The agent loop and rendered replies against a scripted OpenAI-protocol server, in
+      // single-user mode.
       name: "agent",
-      testMatch: /agent\.spec\.ts/,
+      testMatch: /(agent|markdown)\.spec\.ts/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${AGENT_PORT}` },
     },
     {
       name: "debian-chromium",
-      testIgnore: /(accounts|agent)\.spec\.ts/,
+      testIgnore: /(accounts|agent|markdown)\.spec\.ts/,
       dependencies: ["accounts"],
       use: { ...chromium, storageState: ADMIN_STATE },
     },

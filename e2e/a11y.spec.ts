@@ -1,0 +1,73 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+
+/** axe-core over the page as it stands: no serious or critical WCAG 2.1 A/AA violation. */
+async function expectAccessible(page: Page, what: string) {
+  const result = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${what}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+    );
+  expect(bad).toEqual([]);
+}
+
+test("accessibility: home, session, settings and search pass axe in both themes", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await page.getByLabel("New session title").fill("Accessible session");
+  await page.getByRole("button", { name: "New session" }).click();
+  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
+  const session = page.url();
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Is this readable with a screen reader?");
+  await box.press("Enter");
+  await expect(page.locator("article.msg-assistant")).toContainText("offline model");
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+
+  // The context meter speaks its value.
+  const meter = page.getByRole("meter", { name: "Context usage" });
+  await expect(meter).toHaveAttribute("aria-valuenow", /^[1-9]\d*$/);
+  await expect(meter).toHaveAttribute("aria-valuemax", /^[1-9]\d*$/);
+
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+    await expectAccessible(page, `home (${theme})`);
+
+    await page.goto(session);
+    await expect(page.locator(".react-flow__node").first()).toBeVisible();
+    await expectAccessible(page, `session (${theme})`);
+
+    await page.getByRole("button", { name: "Settings" }).click();
+    await expect(page.getByRole("form", { name: "Session settings" })).toBeVisible();
+    await expectAccessible(page, `settings (${theme})`);
+    await page.getByRole("button", { name: "Settings" }).click();
+  }
+});
+
+test("narrow screens: the graph is a drawer and the transcript takes the width", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 640, height: 900 });
+  await page.goto("/");
+  await page.getByLabel("New session title").fill("Narrow screen");
+  await page.getByRole("button", { name: "New session" }).click();
+  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
+
+  const graph = page.getByRole("dialog", { name: "Conversation graph" });
+  await expect(graph).toHaveCount(0);
+  const transcript = await page.locator(".chat-pane").boundingBox();
+  expect(transcript?.width).toBeGreaterThan(600);
+
+  await page.getByRole("button", { name: "Show graph" }).click();
+  await expect(graph).toBeVisible();
+  await expect(graph.locator(".react-flow__node").first()).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(graph).toHaveCount(0);
+});
