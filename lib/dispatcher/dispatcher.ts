@@ -28,6 +28,7 @@ import { AgentLoops } from "./agent-loops";
 import { AGENT_TOOLS, TASK_TOOL } from "./agent-tools";
 import { lookupModel } from "../llm/model-registry";
 import type { ToolSpec } from "../llm/types";
+import type { SessionTitler } from "./session-titler";
 import { TurnWriter } from "./turn-writer";
 
 export interface DispatcherDeps {
@@ -43,6 +44,8 @@ export interface DispatcherDeps {
   readonly flushMs?: number;
   readonly keepAliveMs?: number;
   readonly leaseMs?: number;
+  /** Titles a session after its first reply; told when each turn ends. */
+  readonly titler?: Pick<SessionTitler, "afterReply">;
 }
 
 export interface TurnInput {
@@ -191,6 +194,8 @@ export class Dispatcher {
       // results; HEAD follows the main chain (caller → tool… → reply).
       agent.compacted.value ||= compactedThisTurn || first.metadata["reactive_compaction"] === true;
       const reply = yield* toolRounds(this.agentDeps(), agent, first);
+      // The reply is sealed: titling runs on its own and never delays the turn ([R105]).
+      this.deps.titler?.afterReply(session, reply);
       return { user, reply };
     } finally {
       leave();

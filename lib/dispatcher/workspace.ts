@@ -2,7 +2,7 @@ import type { Actor } from "../auth/actor";
 import type { Compactor } from "../compaction/compactor";
 import type { GraphView } from "../engine/build-graph";
 import { EngineError } from "../engine/errors";
-import type { NodeId, SessionId } from "../engine/ids";
+import { tokens, type NodeId, type SessionId } from "../engine/ids";
 import type { RenderedContext } from "../engine/render-context";
 import type { LedgerNode, SessionMeta, SessionRecord, SessionSettings } from "../engine/types";
 import type { EventBus, SessionEventListener } from "../events/session-event";
@@ -14,7 +14,8 @@ import {
   toLedgerFile,
   type LedgerFile,
 } from "../portability/ledger-file";
-import type { SessionPage, SessionStore } from "../store/session-store";
+import { planBranchCopy } from "../portability/branch-copy";
+import { DEFAULT_SYSTEM_PROMPT, type SessionPage, type SessionStore } from "../store/session-store";
 import type {
   Dispatcher,
   SendInput,
@@ -32,12 +33,17 @@ export interface WorkspaceDeps {
   readonly bus: EventBus;
   readonly newNodeId: () => NodeId;
   readonly now: () => Date;
+  /** Tokens of a text with the server's model (a system prompt's, priced like any message). */
+  readonly count: (text: string) => number;
   /** False with the offline model, which offers no other model to pick. */
   readonly modelChoice: boolean;
   readonly importLimits: ImportLimits;
   /** Imports this process writes at once (each holds a parsed ledger in memory). */
   readonly importSlots: { active: number; readonly max: number };
 }
+
+/** Sessions per page of the list when the caller names no `limit`. */
+export const DEFAULT_PAGE_SIZE = 30;
 
 /** A settings patch: `null` clears an override (the server-wide default applies again). */
 export type SettingsPatch = {
@@ -70,12 +76,56 @@ export class Workspace {
     return this.deps.dispatcher.load(id);
   }
 
-  list(input: { limit: number; cursor?: string | undefined }): Promise<SessionPage> {
-    return this.deps.store.listSessions({ ...input, ownerId: this.actor.ownerId });
+  /** The actor's sessions, newest activity first, a page at a time ([R108]). */
+  list(input: {
+    limit?: number | undefined;
+    cursor?: string | undefined;
+    q?: string | undefined;
+  }): Promise<SessionPage> {
+    return this.deps.store.listSessions({
+      limit: input.limit ?? DEFAULT_PAGE_SIZE,
+      cursor: input.cursor,
+      q: input.q,
+      ownerId: this.actor.ownerId,
+    });
   }
 
-  create(input: { title?: string }): Promise<SessionRecord> {
-    return this.deps.store.createSession({ ...input, ownerId: this.actor.ownerId });
+  /** A new session; `systemPrompt` becomes its ROOT ([R106]), a `title` is the user's. */
+  create(input: {
+    title?: string | undefined;
+    systemPrompt?: string | undefined;
+  }): Promise<SessionRecord> {
+    const { title, systemPrompt } = input;
+    return this.deps.store.createSession({
+      title,
+      systemPrompt,
+      rootTokens: tokens(this.deps.count(systemPrompt ?? DEFAULT_SYSTEM_PROMPT)),
+      ownerId: this.actor.ownerId,
+    });
+  }
+
+  /**
+   * "New session from this branch with a different system prompt" ([R107]): the branch
+   * ending at `headId` (default HEAD) copied under a new ROOT into a new session of the
+   * actor's, HEAD at its tip. The source is not touched.
+   */
+  async fork(
+    id: SessionId,
+    input: { systemPrompt: string; title?: string | undefined; headId?: NodeId | undefined },
+  ): Promise<SessionRecord> {
+    const source = await this.session(id);
+    const tip = input.headId ?? source.headId;
+    if (!tip) throw new EngineError("invalid_ledger", "The session has no HEAD to copy.");
+    const plan = planBranchCopy({
+      source,
+      spine: await this.deps.store.spine(id, tip),
+      systemPrompt: input.systemPrompt,
+      systemPromptTokens: tokens(this.deps.count(input.systemPrompt)),
+      title: input.title,
+      newId: () => this.deps.newNodeId(),
+      now: this.deps.now().toISOString(),
+    });
+    return this.deps.store.importSession(plan, this.actor.ownerId);
   }
 
   async update(

@@ -31,6 +31,7 @@ export * from "./render-message";
 export * from "./renders-in-place";
 export * from "./resolve-budget";
 export * from "./rewind-target";
+export * from "./session-title";
 export * from "./should-advance-head";
 export * from "./should-auto-compact";
 export * from "./side-leaf";

@@ -65,12 +65,22 @@ export interface SessionSettings {
 /** Which summaries count as active (compaction.md §7). Only one policy exists today. */
 export type SummaryPolicy = "rolling-single";
 
+/**
+ * Who chose the session's title: `user` (given at creation, a rename, an import) or `auto`
+ * (written after the first reply). Absent while the session is still untitled ("New chat"):
+ * only then may an automatic title be written.
+ */
+export type TitleSource = "user" | "auto";
+
 /** The session's JSON meta; the keys below have fixed names on the wire. */
 export interface SessionMeta {
   readonly _last_summary_id?: NodeId;
   readonly _last_summary_text?: string;
   readonly settings?: SessionSettings;
   readonly policy?: SummaryPolicy;
+  readonly titleSource?: TitleSource;
+  /** A session made by "new session from this branch": the branch tip it copied. */
+  readonly forkedFrom?: { readonly sessionId: SessionId; readonly nodeId: NodeId };
   readonly [key: string]: unknown;
 }
 

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { sessionSettingsSchema } from "./schemas";
+import {
+  createSessionSchema,
+  forkSessionSchema,
+  listSessionsQuerySchema,
+  sessionSettingsSchema,
+} from "./schemas";
 /**
  * The OpenAPI 3.1 description of Spindle's HTTP API (product.md §4), served at
  * GET /api/openapi.json. tests/integration/http-api.test.ts checks it against the route
@@ -8,7 +13,15 @@ import { sessionSettingsSchema } from "./schemas";
  */
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const { $schema: _draft, ...settingsJsonSchema } = z.toJSONSchema(sessionSettingsSchema);
+/** A request schema as JSON Schema: generated from the zod schema the route parses with. */
+function fromZod(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io: "input" });
+  return rest;
+}
+const settingsJsonSchema = fromZod(sessionSettingsSchema);
+const listQuery = fromZod(listSessionsQuerySchema) as {
+  properties: Record<string, Record<string, unknown>>;
+};
 const json = (schema: unknown) => ({ "application/json": { schema } });
 const ok = (description: string, schema: unknown) => ({ description, content: json(schema) });
 const errors = {
@@ -85,6 +98,17 @@ const SessionSchema = {
         _last_summary_id: { type: "string" },
         _last_summary_text: { type: "string" },
         settings: ref("Settings"),
+        titleSource: {
+          enum: ["user", "auto"],
+          description:
+            "Who chose the title; absent while the session is untitled (an automatic title is written only then)",
+        },
+        forkedFrom: {
+          type: "object",
+          description: "Sessions made by POST /api/sessions/{id}/fork: the branch tip copied",
+          required: ["sessionId", "nodeId"],
+          properties: { sessionId: { type: "string" }, nodeId: { type: "string" } },
+        },
       },
     },
   },
@@ -154,18 +178,18 @@ export const openApiDocument = {
     },
     "/api/sessions": {
       get: {
-        summary: "List sessions, most recent first",
-        parameters: [
-          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200 } },
-          { name: "cursor", in: "query", schema: { type: "string" } },
-        ],
-        responses: { "200": ok("A page", ref("SessionPage")) },
+        summary:
+          "List sessions, newest activity first, a page at a time (cursor = the previous page's nextCursor; q filters titles)",
+        parameters: Object.entries(listQuery.properties).map(([name, schema]) => ({
+          name,
+          in: "query",
+          schema,
+        })),
+        responses: { "200": ok("A page", ref("SessionPage")), ...errors },
       },
       post: {
-        summary: "Create a session",
-        requestBody: {
-          content: json({ type: "object", properties: { title: { type: "string" } } }),
-        },
+        summary: "Create a session (systemPrompt becomes the ROOT; a title is kept as the user's)",
+        requestBody: { content: json(fromZod(createSessionSchema)) },
         responses: { "201": ok("Created", ref("Session")), ...errors },
       },
     },
@@ -188,6 +212,19 @@ export const openApiDocument = {
       delete: {
         summary: "Delete a session",
         responses: { "204": { description: "Deleted" }, ...errors },
+      },
+    },
+    "/api/sessions/{id}/fork": {
+      parameters: [sessionParam],
+      post: {
+        summary:
+          "New session from a branch (default: HEAD's) under a new system prompt; the source is not changed",
+        requestBody: { required: true, content: json(fromZod(forkSessionSchema)) },
+        responses: {
+          "201": ok("The new session", ref("Session")),
+          "409": { description: "headId is a summary or notice", content: json(ref("Error")) },
+          ...errors,
+        },
       },
     },
     "/api/sessions/{id}/nodes": {
@@ -428,10 +465,33 @@ export const openApiDocument = {
         },
       },
       Session: SessionSchema,
+      SessionListItem: {
+        allOf: [
+          ref("Session"),
+          {
+            type: "object",
+            required: ["nodeCount", "branchCount"],
+            properties: {
+              nodeCount: {
+                type: "integer",
+                description: "Every node, ROOT and side leaves included",
+              },
+              branchCount: {
+                type: "integer",
+                description:
+                  "Branch tips: nodes other than summaries and notices with no child but those",
+              },
+            },
+          },
+        ],
+      },
       SessionPage: {
         type: "object",
         required: ["sessions", "nextCursor"],
-        properties: { sessions: { type: "array", items: ref("Session") }, nextCursor: nullableId },
+        properties: {
+          sessions: { type: "array", items: ref("SessionListItem") },
+          nextCursor: { type: ["string", "null"], description: "Opaque; null on the last page" },
+        },
       },
       Node: NodeSchema,
       Context: {

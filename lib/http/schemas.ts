@@ -41,10 +41,28 @@ export const sessionSettingsSchema = z
   })
   .strict();
 
+/** Longest session title, in characters. */
+export const TITLE_MAX_CHARS = 200;
+/** Longest system prompt a session can be given, in characters. */
+export const SYSTEM_PROMPT_MAX_CHARS = 32_000;
+/** Sessions per page of the list: the default and the most one request may ask for. */
+export const LIST_PAGE_DEFAULT = 30;
+export const LIST_PAGE_MAX = 100;
+
+const title = () => text().trim().min(1).max(TITLE_MAX_CHARS);
+const systemPrompt = () =>
+  text()
+    .trim()
+    .min(1, "The system prompt is empty.")
+    .max(
+      SYSTEM_PROMPT_MAX_CHARS,
+      `The system prompt can be at most ${SYSTEM_PROMPT_MAX_CHARS} characters.`,
+    );
+
 /** `PATCH /api/sessions/:id`: rename and settings. */
 export const sessionPatchSchema = z
   .object({
-    title: text().trim().min(1).max(200).optional(),
+    title: title().optional(),
     settings: sessionSettingsSchema.optional(),
   })
   .strict();
@@ -61,5 +79,35 @@ export const taskSchema = z.object({ prompt: text(), callerId: nodeIdField.optio
 /** `POST /api/sessions/:id/send`. */
 export const sendSchema = z.object({ targetSessionId: sessionIdField, content: text() });
 
-/** `POST /api/sessions`. */
-export const createSessionSchema = z.object({ title: text().max(200).optional() });
+/**
+ * `POST /api/sessions` and the home page's form. A blank title is no title (the session is
+ * "New chat" until its first reply names it); `systemPrompt` becomes the ROOT.
+ */
+export const createSessionSchema = z
+  .object({
+    title: text().trim().max(TITLE_MAX_CHARS).optional(),
+    systemPrompt: systemPrompt().optional(),
+  })
+  .strict();
+
+/** `POST /api/sessions/:id/fork`: a new session from a branch, under a new system prompt. */
+export const forkSessionSchema = z
+  .object({
+    systemPrompt: systemPrompt(),
+    title: title().optional(),
+    /** The branch's tip; default: the session's HEAD. */
+    headId: nodeIdField.optional(),
+  })
+  .strict();
+
+/** `GET /api/sessions`'s query (and the home page's "load more"). */
+export const listSessionsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(LIST_PAGE_MAX).default(LIST_PAGE_DEFAULT),
+  cursor: z.string().min(1).max(100).optional(),
+  // A blank filter is no filter.
+  q: text()
+    .trim()
+    .max(TITLE_MAX_CHARS)
+    .optional()
+    .transform((q) => (q ? q : undefined)),
+});

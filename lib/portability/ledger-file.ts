@@ -246,7 +246,8 @@ export async function planImport(
       createdAt: n.createdAt,
     });
   }
-  const meta: Record<string, unknown> = {};
+  // An imported session keeps the title it came with: no automatic title replaces it.
+  const meta: Record<string, unknown> = { titleSource: "user" };
   const { settings, policy, _last_summary_id: last } = file.session.meta;
   if (settings) {
     const kept = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== null));

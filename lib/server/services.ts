@@ -18,6 +18,7 @@ import type { AuthenticateDeps } from "../auth/authenticate";
 import { SignInThrottle } from "../auth/throttle";
 import { Workspace } from "../dispatcher/workspace";
 import { AgentLoops } from "../dispatcher/agent-loops";
+import { SessionTitler } from "../dispatcher/session-titler";
 
 /** Everything a request handler needs, built once per server process. */
 export interface Services {
@@ -28,6 +29,7 @@ export interface Services {
   readonly providers: Providers;
   readonly compactor: Compactor;
   readonly dispatcher: Dispatcher;
+  readonly titler: SessionTitler;
   /** Gives up this process's claim on a SQLite file (on close). */
   readonly release: () => Promise<void>;
   readonly accounts: Accounts;
@@ -84,6 +86,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     serverWindow: cfg.contextWindow,
     serverKeepRecentTokens: cfg.keepRecentTokens,
   });
+  const titler = new SessionTitler({ store, bus, providers });
   const dispatcher = new Dispatcher({
     store,
     bus,
@@ -92,6 +95,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     count,
     compaction: compactor,
     loops,
+    titler,
   });
   const accounts = createAccounts({
     database,
@@ -121,6 +125,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     bus,
     newNodeId: () => newNodeId(),
     now: () => new Date(),
+    count: (text: string) => count(text),
     modelChoice: providers.describe().kind !== "offline",
     importLimits: { maxNodes: cfg.maxImportNodes, count: (text: string) => count(text) },
     importSlots: { active: 0, max: 2 },
@@ -133,6 +138,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     providers,
     compactor,
     dispatcher,
+    titler,
     release,
     accounts,
     keys,
@@ -154,6 +160,8 @@ export async function closeServices(): Promise<void> {
   resetConfig();
   if (!built) return;
   const s = await built.catch(() => null);
+  // A title still being written needs the database for its last write.
+  await s?.titler.idle();
   await s?.bus.close();
   await s?.database.close();
   await s?.release();

@@ -1,4 +1,5 @@
 import type { Database, Db } from "../db/client";
+import { Prisma } from "../generated/prisma/client";
 import { EngineError } from "../engine/errors";
 import { asNodeId, asSessionId, type NodeId, type SessionId, type Tokens } from "../engine/ids";
 import type {
@@ -11,10 +12,19 @@ import type {
 } from "../engine/types";
 import { shouldAdvanceHead } from "../engine/should-advance-head";
 import { isSideLeafKind } from "../engine/side-leaf";
-import { encodeJson, encodeReads, nodeFromRow, sessionFromRow, type NodeRow } from "./codec";
+import {
+  encodeJson,
+  encodeReads,
+  nodeFromRow,
+  sessionFromRow,
+  type NodeRow,
+  type SessionRow,
+} from "./codec";
+import { decodeListCursor, encodeListCursor } from "./list-cursor";
 import { withWriteRetry } from "./write-retry";
 import type { ImportPlan } from "../portability/ledger-file";
 import { LOCAL_OWNER, type OwnerId } from "../engine/ids";
+import { UNTITLED } from "../engine/session-title";
 import { yieldToEventLoop } from "../yield-to-event-loop";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -100,9 +110,37 @@ export interface SealInput {
   readonly reads?: readonly NodeId[];
 }
 
+/** A row of the session list: the session and the size of its DAG. */
+export interface SessionListItem extends SessionRecord {
+  /** Every node of the ledger: ROOT, turns, summaries and notices. */
+  readonly nodeCount: number;
+  /**
+   * Branch tips: nodes that are not side leaves and have no child but side leaves (a
+   * session that holds only its ROOT has one, empty, branch).
+   */
+  readonly branchCount: number;
+}
+
 export interface SessionPage {
-  readonly sessions: readonly SessionRecord[];
+  readonly sessions: readonly SessionListItem[];
+  /** Pass as `cursor` for the next page; null on the last page. */
   readonly nextCursor: string | null;
+}
+
+/** Every node kind (checked exhaustive by the type), to derive SQL lists from engine rules. */
+const NODE_KINDS: Record<NodeKind, true> = {
+  root: true,
+  user: true,
+  assistant: true,
+  tool: true,
+  summary: true,
+  notice: true,
+};
+const SIDE_LEAF_KINDS = (Object.keys(NODE_KINDS) as NodeKind[]).filter(isSideLeafKind);
+
+/** `q` as a LIKE pattern matching it literally anywhere (`\` escapes `%`, `_` and itself). */
+function containsPattern(q: string): string {
+  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**
@@ -153,16 +191,24 @@ export class SessionStore {
 
   // ── sessions ────────────────────────────────────────────────────────────────────────
 
-  /** Creates a session with its ROOT node (the system prompt); HEAD starts at ROOT. */
+  /**
+   * Creates a session with its ROOT node (the system prompt); HEAD starts at ROOT. A title
+   * given here is the user's ([R105]); without one the session is "New chat" until its
+   * first reply titles it.
+   */
   async createSession(input: {
-    title?: string;
-    systemPrompt?: string;
+    title?: string | undefined;
+    systemPrompt?: string | undefined;
+    /** Tokens of the system prompt (the budget prices ROOT like any message). */
+    rootTokens?: Tokens | undefined;
     ownerId?: OwnerId;
   }): Promise<SessionRecord> {
     const id = this.deps.newSessionId();
     const rootId = this.deps.newNodeId();
     const now = this.deps.now();
-    const title = input.title?.trim() || "New chat";
+    const given = input.title?.trim();
+    const title = given || UNTITLED;
+    const meta: SessionMeta = given ? { titleSource: "user" } : {};
     await this.write(async (tx) => {
       await tx.session.create({
         data: {
@@ -171,7 +217,7 @@ export class SessionStore {
           headId: rootId,
           rootId,
           ownerId: input.ownerId ?? LOCAL_OWNER,
-          meta: "{}",
+          meta: encodeJson(meta),
           nextSeq: 1,
           createdAt: now,
           updatedAt: now,
@@ -188,6 +234,7 @@ export class SessionStore {
           status: "complete",
           metadata: "{}",
           reads: "[]",
+          tokenCount: input.rootTokens ?? 0,
           createdAt: now,
         },
       });
@@ -195,7 +242,6 @@ export class SessionStore {
     return this.getSession(id);
   }
 
-  /** Writes an imported ledger (already re-ided and checked) as one new session. */
   /**
    * Writes an imported ledger (already re-ided and checked) as one new session. A big ledger
    * goes in bounded transactions that yield between batches, so the server keeps answering
@@ -286,36 +332,115 @@ export class SessionStore {
     return count;
   }
 
-  /** One owner's sessions, most recently active first; `cursor` is the previous page's last id. */
+  /**
+   * One owner's sessions, most recently active first (`updatedAt` desc, `id` desc), a page
+   * at a time by keyset: `cursor` is the previous page's `nextCursor`. `q` keeps titles
+   * containing it, case-insensitively (ASCII letters only on SQLite), `%` and `_` literal.
+   * Each row carries its node and branch counts ({@link SessionListItem}).
+   *
+   * @throws EngineError `invalid_request` for a cursor this server did not hand the owner.
+   */
   async listSessions(input: {
     ownerId?: OwnerId;
     limit: number;
     cursor?: string | undefined;
+    q?: string | undefined;
   }): Promise<SessionPage> {
     const ownerId = input.ownerId ?? LOCAL_OWNER;
-    // A cursor is one of the owner's own sessions; another's would reveal that it exists.
-    if (input.cursor && (await this.ownerOf(asSessionId(input.cursor))) !== ownerId) {
-      throw new EngineError("invalid_request", "Unknown cursor.");
+    const after = input.cursor === undefined ? undefined : decodeListCursor(input.cursor);
+    // A cursor ends at one of the owner's own sessions (or one deleted since); another
+    // account's would confirm that its id exists.
+    if (after) {
+      const owner = await this.ownerOf(after.id);
+      if (owner !== null && owner !== ownerId) {
+        throw new EngineError("invalid_request", "Unknown cursor.");
+      }
     }
-    const rows = await this.db.session.findMany({
-      where: { ownerId },
-      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-      take: input.limit + 1,
-      ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
-    });
+    const where = [Prisma.sql`"ownerId" = ${ownerId}`];
+    if (after) {
+      where.push(
+        Prisma.sql`("updatedAt" < ${after.updatedAt} OR ("updatedAt" = ${after.updatedAt} AND "id" < ${after.id}))`,
+      );
+    }
+    if (input.q)
+      where.push(Prisma.sql`LOWER("title") LIKE ${containsPattern(input.q)} ESCAPE '\\'`);
+    const rows = await this.db.$queryRaw<SessionRow[]>`
+      SELECT "id", "title", "headId", "rootId", "meta", "createdAt", "updatedAt"
+        FROM "Session"
+       WHERE ${Prisma.join(where, " AND ")}
+       ORDER BY "updatedAt" DESC, "id" DESC
+       LIMIT ${input.limit + 1}`;
     const page = rows.slice(0, input.limit).map(sessionFromRow);
+    const counts = await this.dagCounts(page.map((p) => p.id));
+    const last = page.at(-1);
     return {
-      sessions: page,
-      nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
+      sessions: page.map((p) => ({
+        ...p,
+        ...(counts.get(p.id) ?? { nodeCount: 0, branchCount: 0 }),
+      })),
+      nextCursor: rows.length > input.limit && last ? encodeListCursor(last) : null,
     };
   }
 
+  /**
+   * Node and branch counts of a page of sessions, in one grouped query: each node of those
+   * sessions is read once, and whether it has a conversation child is one probe of the
+   * (sessionId, predecessorId) index. The cost follows the page's ledgers, never the
+   * owner's whole history (docs/spec.md [R108]).
+   */
+  private async dagCounts(
+    ids: readonly SessionId[],
+  ): Promise<Map<SessionId, { nodeCount: number; branchCount: number }>> {
+    const counts = new Map<SessionId, { nodeCount: number; branchCount: number }>();
+    if (ids.length === 0) return counts;
+    const side = Prisma.join(SIDE_LEAF_KINDS);
+    const rows = await this.db.$queryRaw<
+      { sessionId: string; nodes: number | bigint; branches: number | bigint | null }[]
+    >`
+      SELECT n."sessionId" AS "sessionId", COUNT(*) AS "nodes",
+             SUM(CASE WHEN n."kind" IN (${side}) THEN 0
+                      WHEN EXISTS (SELECT 1 FROM "Node" c
+                                    WHERE c."sessionId" = n."sessionId"
+                                      AND c."predecessorId" = n."id"
+                                      AND c."kind" NOT IN (${side})) THEN 0
+                      ELSE 1 END) AS "branches"
+        FROM "Node" n
+       WHERE n."sessionId" IN (${Prisma.join([...ids])})
+       GROUP BY n."sessionId"`;
+    for (const row of rows) {
+      counts.set(asSessionId(row.sessionId), {
+        nodeCount: Number(row.nodes),
+        branchCount: Number(row.branches ?? 0),
+      });
+    }
+    return counts;
+  }
+
+  /** The user's rename: from now on no automatic title replaces it ([R105]). */
   async renameSession(id: SessionId, title: string): Promise<SessionRecord> {
     await this.write(async (tx) => {
-      await this.lockSession(tx, id);
-      await tx.session.update({ where: { id }, data: { title } });
+      const row = await this.lockSession(tx, id);
+      const meta: SessionMeta = { ...sessionFromRow(row).meta, titleSource: "user" };
+      await tx.session.update({ where: { id }, data: { title, meta: encodeJson(meta) } });
     });
     return this.getSession(id);
+  }
+
+  /**
+   * Writes an automatic title — a compare-and-swap under the write lock: only while the
+   * session is still untitled (no `titleSource`), so a rename that landed while the title was
+   * being generated wins. Returns the session as written, or null when nothing was.
+   */
+  async setAutoTitle(id: SessionId, title: string): Promise<SessionRecord | null> {
+    const written = await this.write(async (tx) => {
+      const row = await this.lockSession(tx, id);
+      const meta = sessionFromRow(row).meta;
+      if (meta.titleSource !== undefined) return false;
+      const next: SessionMeta = { ...meta, titleSource: "auto" };
+      await tx.session.update({ where: { id }, data: { title, meta: encodeJson(next) } });
+      return true;
+    });
+    return written ? this.getSession(id) : null;
   }
 
   /**
@@ -685,7 +810,10 @@ export class SessionStore {
     try {
       return await tx.session.update({
         where: { id },
-        data: reserveSeq ? { nextSeq: { increment: 1 } } : { updatedAt: this.deps.now() },
+        // Every write is activity: the session list orders by `updatedAt`.
+        data: reserveSeq
+          ? { nextSeq: { increment: 1 }, updatedAt: this.deps.now() }
+          : { updatedAt: this.deps.now() },
       });
     } catch (e) {
       if ((e as { code?: string }).code === "P2025") {

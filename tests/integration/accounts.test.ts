@@ -122,6 +122,7 @@ describeEachDatabase("[R76] accounts and ownership", (kind) => {
       "POST /api/sessions/{id}/tasks": { prompt: "steal" },
       "POST /api/sessions/{id}/send": { targetSessionId: bobOwn["id"], content: "x" },
       "PATCH /api/sessions/{id}": { title: "pwned" },
+      "POST /api/sessions/{id}/fork": { systemPrompt: "steal" },
     };
     let checked = 0;
     for (const [template, ops] of Object.entries(openApiDocument.paths)) {

@@ -2,7 +2,13 @@
 
 import type { z } from "zod";
 import { sessionIdParam, nodeIdParam } from "@/lib/http/params";
-import { headMoveSchema, sendSchema, sessionPatchSchema, taskSchema } from "@/lib/http/schemas";
+import {
+  forkSessionSchema,
+  headMoveSchema,
+  sendSchema,
+  sessionPatchSchema,
+  taskSchema,
+} from "@/lib/http/schemas";
 import { runAction } from "@/lib/server/run-action";
 
 /**
@@ -49,6 +55,19 @@ export async function updateSessionAction(
 ) {
   return runAction(async (ws) =>
     ws.update(sessionIdParam(sessionId), sessionPatchSchema.parse(input)),
+  );
+}
+
+/**
+ * "New session from this branch with a different system prompt": the branch ending at
+ * `headId` (default HEAD) copied under the new prompt; answers the new session.
+ */
+export async function forkSessionAction(
+  sessionId: string,
+  input: z.input<typeof forkSessionSchema>,
+) {
+  return runAction(async (ws) =>
+    ws.fork(sessionIdParam(sessionId), forkSessionSchema.parse(input)),
   );
 }
 

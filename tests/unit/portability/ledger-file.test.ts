@@ -196,6 +196,8 @@ describe("ledger import", () => {
       planned.nodes.map((n) => n.content.length),
     );
     expect(planned.meta).toEqual({
+      // [R105] an imported session keeps its title.
+      titleSource: "user",
       _last_summary_id: planned.nodes.find((n) => n.kind === "summary")?.id,
       _last_summary_text: "s",
       settings: { contextWindow: 4096 },
