@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { sessionSettingsSchema } from "./schemas";
+import {
+  chatGptConversationSchema,
+  chatGptImportResultSchema,
+  exportQuerySchema,
+  sessionSettingsSchema,
+} from "./schemas";
 /**
  * The OpenAPI 3.1 description of Spindle's HTTP API (product.md §4), served at
  * GET /api/openapi.json. tests/integration/http-api.test.ts checks it against the route
@@ -8,7 +13,12 @@ import { sessionSettingsSchema } from "./schemas";
  */
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const { $schema: _draft, ...settingsJsonSchema } = z.toJSONSchema(sessionSettingsSchema);
+/** A zod schema as a JSON Schema component (the draft marker belongs to whole documents). */
+const fromZod = (schema: z.ZodType, io: "input" | "output" = "output") => {
+  const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io });
+  return rest;
+};
+const settingsJsonSchema = fromZod(sessionSettingsSchema);
 const json = (schema: unknown) => ({ "application/json": { schema } });
 const ok = (description: string, schema: unknown) => ({ description, content: json(schema) });
 const errors = {
@@ -150,6 +160,21 @@ export const openApiDocument = {
         summary: "Import a JSON ledger as a new session",
         requestBody: { required: true, content: json(ref("LedgerFile")) },
         responses: { "201": ok("The new session", ref("Session")), ...errors },
+      },
+    },
+    "/api/import/chatgpt": {
+      post: {
+        summary:
+          "Import a ChatGPT conversations.json: one new session per conversation, each imported or refused on its own",
+        requestBody: {
+          required: true,
+          content: json({ type: "array", minItems: 1, items: ref("ChatGptConversation") }),
+        },
+        responses: {
+          "200": ok("Per-conversation results", ref("ChatGptImportResult")),
+          "429": { description: "import_busy", content: json(ref("Error")) },
+          ...errors,
+        },
       },
     },
     "/api/sessions": {
@@ -335,11 +360,12 @@ export const openApiDocument = {
     "/api/sessions/{id}/export": {
       parameters: [
         sessionParam,
-        { name: "format", in: "query", schema: { enum: ["json", "md"] } },
+        { name: "format", in: "query", schema: fromZod(exportQuerySchema.shape.format, "input") },
         { name: "head", in: "query", schema: { type: "string" } },
       ],
       get: {
-        summary: "Export the ledger (json) or one branch (md)",
+        summary:
+          "Export the ledger (json) or one branch (markdown; md is an alias): HEAD's, or ?head=ID's",
         responses: {
           "200": {
             description: "The export",
@@ -516,6 +542,12 @@ export const openApiDocument = {
         required: ["caller", "branchRootId", "result"],
         properties: { caller: ref("Node"), branchRootId: { type: "string" }, result: ref("Node") },
       },
+      ChatGptConversation: {
+        ...fromZod(chatGptConversationSchema, "input"),
+        description:
+          "One element of ChatGPT's conversations.json; unknown fields are allowed and ignored.",
+      },
+      ChatGptImportResult: fromZod(chatGptImportResultSchema),
       LedgerFile: {
         type: "object",
         required: ["format", "version", "session", "nodes"],
