@@ -114,6 +114,44 @@ describe("[R94] a ChatGPT conversation as a Spindle ledger", () => {
     expect(root?.content).toBe("You are a careful maths tutor.");
   });
 
+  it("[R94] a hidden system message that holds a prompt is ROOT's content too", () => {
+    const c = conversation({
+      sys: {
+        message: {
+          author: { role: "system" },
+          content: { content_type: "text", parts: ["Answer in French."] },
+          metadata: { is_visually_hidden_from_conversation: true },
+        },
+        parent: "root",
+      },
+    });
+    const mapping = c["mapping"] as Record<string, Raw>;
+    (mapping["u"] as Raw)["parent"] = "sys";
+    const nodes = nodesOf(toLedger(c));
+    expect(nodes[0]).toMatchObject({ kind: "root", content: "Answer in French." });
+    expect(nodes[1]).toMatchObject({ kind: "user", predecessorId: nodes[0]?.id });
+  });
+
+  it("[R94] where a branch starts inside a tool run, its messages stay separate replies", () => {
+    const tool = (text: string, t: number) => ({
+      message: {
+        author: { role: "tool", name: "browser" },
+        create_time: t,
+        content: { content_type: "text", parts: [text] },
+      },
+      parent: "a",
+    });
+    const shell = toLedger(
+      conversation({ t1: tool("first result", 1_700_000_003), t2: tool("second", 1_700_000_004) }),
+    );
+    const reply = byText(shell, "Hi");
+    expect(reply.content).toBe("Hi");
+    expect(childrenOf(shell, reply.id).map((n) => [n.kind, n.content])).toEqual([
+      ["assistant", "[output of browser]\nfirst result"],
+      ["assistant", "[output of browser]\nsecond"],
+    ]);
+  });
+
   it("[R94] an image part becomes a bracketed placeholder beside the text kept", () => {
     const edit = byText(toLedger(lisbon), "on a budget");
     expect(edit.kind).toBe("user");
