@@ -1,7 +1,10 @@
 import type { Actor } from "../auth/actor";
 import type { Compactor } from "../compaction/compactor";
 import type { GraphView } from "../engine/build-graph";
-import { EngineError } from "../engine/errors";
+import { EngineError, isEngineError, type ErrorCode } from "../engine/errors";
+import type { ChatGptImportResult } from "../http/schemas";
+import { chatGptTitle, chatGptToLedger } from "../portability/chatgpt-import";
+import { yieldToEventLoop } from "../yield-to-event-loop";
 import { tokens, type NodeId, type SessionId } from "../engine/ids";
 import type { RenderedContext } from "../engine/render-context";
 import type { LedgerNode, SessionMeta, SessionRecord, SessionSettings } from "../engine/types";
@@ -245,14 +248,54 @@ export class Workspace {
   }
 
   /** Imports a ledger file as a new session of the actor's (nodes checked in batches). */
-  async importLedger(shell: LedgerShell): Promise<SessionRecord> {
+  importLedger(shell: LedgerShell): Promise<SessionRecord> {
+    return this.inImportSlot(() => this.importOne(shell));
+  }
+
+  /**
+   * Imports each conversation of a ChatGPT export as a new session of the actor's, each on
+   * its own through the same validated path as a ledger file: one that fails is reported
+   * with its index and writes nothing; the others are imported. One import slot is held
+   * for the whole export (it is parsed in memory once).
+   */
+  importChatGpt(conversations: readonly unknown[]): Promise<ChatGptImportResult> {
+    return this.inImportSlot(async () => {
+      const result: ChatGptImportResult = { imported: [], failed: [] };
+      for (const [index, raw] of conversations.entries()) {
+        try {
+          const shell = chatGptToLedger(raw, {
+            maxNodes: this.deps.importLimits.maxNodes,
+            now: this.deps.now(),
+          });
+          const session = await this.importOne(shell);
+          result.imported.push({
+            index,
+            sessionId: session.id,
+            title: session.title,
+            nodes: shell.nodes.length,
+          });
+        } catch (e) {
+          result.failed.push({ index, title: chatGptTitle(raw), error: importErrorOf(e) });
+        }
+        await yieldToEventLoop();
+      }
+      return result;
+    });
+  }
+
+  private async importOne(shell: LedgerShell): Promise<SessionRecord> {
+    const file = await parseLedgerNodes(shell, this.deps.importLimits);
+    const plan = await planImport(file, () => this.deps.newNodeId(), this.deps.importLimits);
+    return this.deps.store.importSession(plan, this.actor.ownerId);
+  }
+
+  /** Imports hold a parsed file in memory: a few at a time per process. */
+  private async inImportSlot<T>(fn: () => Promise<T>): Promise<T> {
     const slots = this.deps.importSlots;
     if (slots.active >= slots.max) throw new EngineError("import_busy");
     slots.active += 1;
     try {
-      const file = await parseLedgerNodes(shell, this.deps.importLimits);
-      const plan = await planImport(file, () => this.deps.newNodeId(), this.deps.importLimits);
-      return await this.deps.store.importSession(plan, this.actor.ownerId);
+      return await fn();
     } finally {
       slots.active -= 1;
     }
@@ -266,6 +309,13 @@ export class Workspace {
   private async owns(id: SessionId): Promise<boolean> {
     return (await this.deps.store.ownerOf(id)) === this.actor.ownerId;
   }
+}
+
+/** A failed conversation's error: the catalogue's words, never an unexpected error's. */
+function importErrorOf(e: unknown): { code: ErrorCode; message: string } {
+  if (isEngineError(e)) return { code: e.code, message: e.message };
+  console.error("[spindle] a ChatGPT conversation failed to import", e);
+  return { code: "internal", message: "Something went wrong on the server." };
 }
 
 function mergeSettings(meta: SessionMeta, patch: SettingsPatch): SessionMeta {

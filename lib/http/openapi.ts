@@ -3,6 +3,9 @@ import {
   createSessionSchema,
   forkSessionSchema,
   listSessionsQuerySchema,
+  chatGptConversationSchema,
+  chatGptImportResultSchema,
+  exportQuerySchema,
   sessionSettingsSchema,
 } from "./schemas";
 /**
@@ -13,9 +16,10 @@ import {
  */
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-/** A request schema as JSON Schema: generated from the zod schema the route parses with. */
-function fromZod(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io: "input" });
+/** A zod schema as JSON Schema (the draft marker belongs to whole documents); requests are
+ * described by their input side, answers by their output side. */
+function fromZod(schema: z.ZodType, io: "input" | "output" = "input"): Record<string, unknown> {
+  const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io });
   return rest;
 }
 const settingsJsonSchema = fromZod(sessionSettingsSchema);
@@ -174,6 +178,21 @@ export const openApiDocument = {
         summary: "Import a JSON ledger as a new session",
         requestBody: { required: true, content: json(ref("LedgerFile")) },
         responses: { "201": ok("The new session", ref("Session")), ...errors },
+      },
+    },
+    "/api/import/chatgpt": {
+      post: {
+        summary:
+          "Import a ChatGPT conversations.json: one new session per conversation, each imported or refused on its own",
+        requestBody: {
+          required: true,
+          content: json({ type: "array", minItems: 1, items: ref("ChatGptConversation") }),
+        },
+        responses: {
+          "200": ok("Per-conversation results", ref("ChatGptImportResult")),
+          "429": { description: "import_busy", content: json(ref("Error")) },
+          ...errors,
+        },
       },
     },
     "/api/sessions": {
@@ -372,11 +391,12 @@ export const openApiDocument = {
     "/api/sessions/{id}/export": {
       parameters: [
         sessionParam,
-        { name: "format", in: "query", schema: { enum: ["json", "md"] } },
+        { name: "format", in: "query", schema: fromZod(exportQuerySchema.shape.format, "input") },
         { name: "head", in: "query", schema: { type: "string" } },
       ],
       get: {
-        summary: "Export the ledger (json) or one branch (md)",
+        summary:
+          "Export the ledger (json) or one branch (markdown; md is an alias): HEAD's, or ?head=ID's",
         responses: {
           "200": {
             description: "The export",
@@ -576,6 +596,12 @@ export const openApiDocument = {
         required: ["caller", "branchRootId", "result"],
         properties: { caller: ref("Node"), branchRootId: { type: "string" }, result: ref("Node") },
       },
+      ChatGptConversation: {
+        ...fromZod(chatGptConversationSchema, "input"),
+        description:
+          "One element of ChatGPT's conversations.json; unknown fields are allowed and ignored.",
+      },
+      ChatGptImportResult: fromZod(chatGptImportResultSchema, "output"),
       LedgerFile: {
         type: "object",
         required: ["format", "version", "session", "nodes"],

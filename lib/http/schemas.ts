@@ -111,3 +111,90 @@ export const listSessionsQuerySchema = z.object({
     .optional()
     .transform((q) => (q ? q : undefined)),
 });
+
+/** `GET /api/sessions/:id/export`: the whole ledger as JSON, or one branch as Markdown. */
+export const exportQuerySchema = z.object({
+  // `md` is the older spelling of `markdown`; both stay accepted.
+  format: z.enum(["json", "markdown", "md"]).default("json"),
+  head: z.string().max(64).optional(),
+});
+
+/**
+ * One message of a ChatGPT export, as far as the importer reads it. Everything else the
+ * export carries (weights, moderation, attachments' metadata) is allowed and ignored.
+ */
+const chatGptMessageSchema = z
+  .object({
+    id: z.string().optional(),
+    author: z
+      .object({
+        role: z.enum(["system", "user", "assistant", "tool"]),
+        name: z.string().nullish(),
+      })
+      .loose(),
+    create_time: z.number().nullish(),
+    content: z.object({ content_type: z.string() }).loose(),
+    status: z.string().nullish(),
+    recipient: z.string().nullish(),
+    metadata: z.record(z.string(), z.unknown()).nullish(),
+  })
+  .loose();
+
+/**
+ * One conversation of a ChatGPT `conversations.json` export: a tree of messages keyed by id
+ * (`mapping`), each naming its `parent`; `current_node` is the message the ChatGPT UI shows
+ * last. The importer checks each conversation with this schema on its own, so one malformed
+ * conversation does not stop the others.
+ */
+export const chatGptConversationSchema = z
+  .object({
+    title: z.string().nullish(),
+    create_time: z.number().nullish(),
+    update_time: z.number().nullish(),
+    current_node: z.string().nullish(),
+    mapping: z.record(
+      z.string(),
+      z
+        .object({
+          id: z.string().optional(),
+          message: chatGptMessageSchema.nullish(),
+          parent: z.string().nullish(),
+          children: z.array(z.string()).optional(),
+        })
+        .loose(),
+    ),
+  })
+  .loose();
+
+export type ChatGptConversation = z.infer<typeof chatGptConversationSchema>;
+
+/** `POST /api/import/chatgpt`: the export's top level; each element is checked on its own. */
+export const chatGptExportSchema = z
+  .array(z.unknown(), {
+    error: "A ChatGPT export is a JSON array of conversations (the conversations.json file).",
+  })
+  .min(1, "The export holds no conversations.");
+
+/** What `POST /api/import/chatgpt` answers: one entry per conversation of the request. */
+export const chatGptImportResultSchema = z.object({
+  imported: z.array(
+    z.object({
+      /** The index of the conversation in the request's array. */
+      index: z.number().int().min(0),
+      sessionId: z.string(),
+      title: z.string(),
+      /** Nodes of the new session, ROOT included. */
+      nodes: z.number().int().min(1),
+    }),
+  ),
+  failed: z.array(
+    z.object({
+      index: z.number().int().min(0),
+      /** The conversation's title when it has a readable one. */
+      title: z.string().nullable(),
+      error: z.object({ code: z.string(), message: z.string() }),
+    }),
+  ),
+});
+
+export type ChatGptImportResult = z.infer<typeof chatGptImportResultSchema>;

@@ -27,7 +27,7 @@ export function toLedgerFile(
 const id = z.string().min(1).max(64);
 
 /** The longest node an import accepts (a reply far past any model's output). */
-const MAX_NODE_CHARS = 1_000_000;
+export const MAX_NODE_CHARS = 1_000_000;
 
 /**
  * The node metadata keys the engine reads, typed as the engine needs them; other keys pass

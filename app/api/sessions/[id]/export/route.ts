@@ -1,25 +1,16 @@
-import { z } from "zod";
+import { attachment } from "@/lib/http/attachment";
 import { guarded } from "@/lib/http/guard";
 import { nodeIdParam, sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { exportQuerySchema } from "@/lib/http/schemas";
 import { branchMarkdown } from "@/lib/portability/branch-markdown";
 
 export const dynamic = "force-dynamic";
-
-const query = z.object({
-  format: z.enum(["json", "md"]).default("json"),
-  head: z.string().optional(),
-});
-
-function attachment(title: string, ext: string): string {
-  const safe = title.replace(/[^\w.-]+/g, "_").slice(0, 60) || "session";
-  return `attachment; filename="${safe}.${ext}"`;
-}
 
 /** The JSON ledger (all branches) or one branch as Markdown (`?head=`, default HEAD). */
 export function GET(req: Request, ctx: RouteContext<"id">) {
   return guarded(req, async ({ workspace }) => {
     const id = sessionIdParam((await ctx.params).id);
-    const q = query.parse(Object.fromEntries(new URL(req.url).searchParams));
+    const q = exportQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
     if (q.format === "json") {
       const { session, file } = await workspace.exportLedger(id);
       return new Response(JSON.stringify(file, null, 2), {

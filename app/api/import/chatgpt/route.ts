@@ -1,0 +1,18 @@
+import { guarded } from "@/lib/http/guard";
+import { chatGptExportSchema } from "@/lib/http/schemas";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Imports a ChatGPT `conversations.json` (the array, as exported) as one new session per
+ * conversation. Each conversation succeeds or fails on its own: the answer lists both,
+ * with each conversation's index in the array.
+ */
+export function POST(req: Request) {
+  return guarded(
+    req,
+    async ({ workspace, json }) =>
+      Response.json(await workspace.importChatGpt(await json(chatGptExportSchema))),
+    { bodyLimit: "import" },
+  );
+}

@@ -1,0 +1,267 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
+import type { SessionRecord } from "@/lib/engine/types";
+import { deleteSessionAction, updateSessionAction } from "@/app/s/[id]/actions";
+import styles from "./session-menu.module.css";
+
+export interface SessionMenuProps {
+  readonly sessionId: string;
+  readonly title: string;
+  /** The branch on screen, for the Markdown export; the session's HEAD when omitted. */
+  readonly headId?: string | null;
+  /** Called with the renamed session (e.g. the session store's `setSession`); else a refresh. */
+  readonly onRenamed?: (session: SessionRecord) => void;
+}
+
+/**
+ * The session's menu (a WAI-ARIA menu button): rename, export as JSON or Markdown, delete.
+ * Writes go through the same server actions as the rest of the page; the exports are plain
+ * downloads of `GET /api/sessions/:id/export`.
+ */
+export function SessionMenu({ sessionId, title, headId, onRenamed }: SessionMenuProps) {
+  const router = useRouter();
+  const menuId = useId();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const [renameError, setRenameError] = useState<string | null>(null);
+
+  const base = `/api/sessions/${encodeURIComponent(sessionId)}/export`;
+  const markdownHref = `${base}?format=markdown${headId ? `&head=${encodeURIComponent(headId)}` : ""}`;
+
+  const items = () =>
+    Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+  const focusItem = (which: number | "first" | "last") => {
+    const list = items();
+    const i = which === "first" ? 0 : which === "last" ? list.length - 1 : which;
+    list[(i + list.length) % list.length]?.focus();
+  };
+  const close = (refocus = true) => {
+    setOpen(false);
+    if (refocus) buttonRef.current?.focus();
+  };
+
+  // Focus lands on the first item when the menu opens; a click elsewhere closes it.
+  useEffect(() => {
+    if (!open) return;
+    menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const onPointerDown = (e: PointerEvent) => {
+      const target = e.target as Node;
+      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) {
+        setOpen(false);
+      }
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => document.removeEventListener("pointerdown", onPointerDown);
+  }, [open]);
+
+  const onMenuKey = (e: KeyboardEvent) => {
+    const list = items();
+    const at = list.indexOf(document.activeElement as HTMLElement);
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => focusItem(at + 1),
+      ArrowUp: () => focusItem(at - 1),
+      Home: () => focusItem("first"),
+      End: () => focusItem("last"),
+      Escape: () => close(),
+      Tab: () => close(false),
+    };
+    const act = keys[e.key];
+    if (!act) return;
+    if (e.key !== "Tab") e.preventDefault();
+    act();
+  };
+
+  const startRename = () => {
+    close(false);
+    setRenameError(null);
+    dialogRef.current?.showModal();
+    // The dialog focuses its first field; selecting it lets typing replace the old title.
+    dialogRef.current?.querySelector("input")?.select();
+  };
+
+  const rename = async (next: string) => {
+    setBusy(true);
+    const result = await updateSessionAction(sessionId, { title: next });
+    setBusy(false);
+    if (!result.ok) {
+      setRenameError(result.error.message);
+      return;
+    }
+    dialogRef.current?.close();
+    if (onRenamed) onRenamed(result.value);
+    else router.refresh();
+  };
+
+  const remove = async () => {
+    close();
+    if (!window.confirm(`Delete "${title}" and every branch in it? This cannot be undone.`)) {
+      return;
+    }
+    setBusy(true);
+    const result = await deleteSessionAction(sessionId);
+    setBusy(false);
+    if (!result.ok) {
+      window.alert(`The session could not be deleted: ${result.error.message}`);
+      return;
+    }
+    router.push("/");
+    router.refresh();
+  };
+
+  return (
+    <div className={styles.wrap}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className={styles.trigger}
+        aria-label="Session menu"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={menuId}
+        disabled={busy}
+        onClick={() => setOpen((o) => !o)}
+        onKeyDown={(e) => {
+          if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+            e.preventDefault();
+            setOpen(true);
+          }
+        }}
+      >
+        <span aria-hidden="true">⋯</span>
+      </button>
+      {/* Always mounted, hidden when closed: a download link removed from the page
+          during its own click would not be followed. */}
+      <div
+        ref={menuRef}
+        id={menuId}
+        hidden={!open}
+        role="menu"
+        aria-label="Session"
+        className={styles.menu}
+        onKeyDown={onMenuKey}
+      >
+        <button
+          type="button"
+          role="menuitem"
+          tabIndex={-1}
+          className={styles.item}
+          onClick={startRename}
+        >
+          Rename…
+        </button>
+        <a
+          role="menuitem"
+          tabIndex={-1}
+          className={styles.item}
+          href={`${base}?format=json`}
+          download
+          onClick={() => close()}
+        >
+          Export JSON
+        </a>
+        <a
+          role="menuitem"
+          tabIndex={-1}
+          className={styles.item}
+          href={markdownHref}
+          download
+          onClick={() => close()}
+        >
+          Export Markdown
+        </a>
+        <button
+          type="button"
+          role="menuitem"
+          tabIndex={-1}
+          className={`${styles.item} ${styles.danger}`}
+          onClick={remove}
+        >
+          Delete…
+        </button>
+      </div>
+      <RenameDialog
+        dialogRef={dialogRef}
+        title={title}
+        busy={busy}
+        error={renameError}
+        onSubmit={rename}
+        onClosed={() => buttonRef.current?.focus()}
+      />
+    </div>
+  );
+}
+
+function RenameDialog({
+  dialogRef,
+  title,
+  busy,
+  error,
+  onSubmit,
+  onClosed,
+}: {
+  dialogRef: RefObject<HTMLDialogElement | null>;
+  title: string;
+  busy: boolean;
+  error: string | null;
+  onSubmit: (title: string) => void;
+  onClosed: () => void;
+}) {
+  const headingId = useId();
+  const inputId = useId();
+  return (
+    <dialog
+      ref={dialogRef}
+      className={styles.dialog}
+      aria-labelledby={headingId}
+      onClose={onClosed}
+    >
+      <form
+        className={styles.dialogForm}
+        onSubmit={(e) => {
+          e.preventDefault();
+          const value = new FormData(e.currentTarget).get("title");
+          if (typeof value === "string" && value.trim() !== "") onSubmit(value.trim());
+        }}
+      >
+        <h2 id={headingId} className={styles.dialogTitle}>
+          Rename session
+        </h2>
+        <label htmlFor={inputId} className={styles.label}>
+          Title
+        </label>
+        {/* Keyed on the title so each opening starts from the current one. */}
+        <input
+          key={title}
+          id={inputId}
+          name="title"
+          className={styles.input}
+          defaultValue={title}
+          maxLength={200}
+          required
+        />
+        {error && (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        )}
+        <div className={styles.dialogActions}>
+          <button
+            type="button"
+            className={styles.secondary}
+            onClick={() => dialogRef.current?.close()}
+          >
+            Cancel
+          </button>
+          <button type="submit" className={styles.primary} disabled={busy}>
+            Save
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * A `Content-Disposition: attachment` value naming the download after a session's title.
+ * Titles are user text: the plain `filename` keeps only safe ASCII (a quote, a slash or a
+ * control character could break out of the header or name a path), and `filename*` carries
+ * the readable title percent-encoded as UTF-8 (RFC 6266) for browsers that take it.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function attachment(title: string, ext: string): string {
+  const cleaned = title
+    // A lone surrogate cannot be percent-encoded (JSON lets a title carry one).
+    .replace(LONE_SURROGATE, "")
+    .replace(/[\p{Cc}\p{Cf}/\\:*?"<>|]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  // Cut by code point, never inside a surrogate pair.
+  const readable = Array.from(cleaned).slice(0, 80).join("");
+  const ascii =
+    readable
+      // Accents come off (é → e) before anything else non-ASCII becomes "_".
+      .normalize("NFKD")
+      .replace(/\p{M}+/gu, "")
+      .replace(/[^A-Za-z0-9 ._-]+/g, "_")
+      .replace(/_+/g, "_")
+      .replace(/^[ ._]+|[ ._]+$/g, "") || "session";
+  const encoded = encodeURIComponent(`${readable || "session"}.${ext}`).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}.${ext}"; filename*=UTF-8''${encoded}`;
+}
