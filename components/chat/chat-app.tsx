@@ -20,6 +20,7 @@ import { useSessionActions } from "./use-session-actions";
 import { useSessionEvents } from "./use-session-events";
 import { useNarrowScreen } from "./use-narrow-screen";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
+import { SessionMenu } from "@/components/session/session-menu";
 
 export interface ChatAppProps {
   readonly session: SessionRecord;
@@ -40,6 +41,12 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
   const actions = useSessionActions();
   useSessionEvents(actions.refresh);
   const title = useSession((s) => s.session.title);
+  const sessionId = useSession((s) => s.session.id);
+  const headId = useSession((s) => s.session.headId);
+  const setSession = useSession((s) => s.setSession);
+  const systemPrompt = useSession((s) =>
+    s.session.rootId ? (s.nodes[s.session.rootId]?.content ?? "") : "",
+  );
   const sessionModel = useSession((s) => s.session.meta.settings?.model);
   const model = useSession((s) => s.model);
   const error = useSession((s) => s.error);
@@ -74,6 +81,13 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
           ← Sessions
         </Link>
         <h1 className="chat-title">{title}</h1>
+        <SessionMenu
+          sessionId={sessionId}
+          title={title}
+          headId={headId}
+          onRenamed={setSession}
+          systemPrompt={systemPrompt}
+        />
         <span className="badge" title={model.offline ? "No language model is configured" : "Model"}>
           {sessionModel ?? model.label}
         </span>

@@ -5,7 +5,13 @@ import { useState } from "react";
 import { deleteSessionAction } from "@/app/s/[id]/actions";
 
 /** Deletes a session (all its branches) after a confirmation. */
-export function DeleteSessionButton({ id, title }: { id: string; title: string }) {
+export function DeleteSessionButton(props: {
+  id: string;
+  title: string;
+  /** Called once the session is gone; the page is refreshed otherwise. */
+  onDeleted?: () => void;
+}) {
+  const { id, title, onDeleted } = props;
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   return (
@@ -20,7 +26,7 @@ export function DeleteSessionButton({ id, title }: { id: string; title: string }
         setBusy(true);
         const result = await deleteSessionAction(id);
         setBusy(false);
-        if (result.ok) router.refresh();
+        if (result.ok) (onDeleted ?? router.refresh)();
         else window.alert(`The session could not be deleted: ${result.error.message}`);
       }}
     >

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import type { SessionRecord } from "@/lib/engine/types";
 import { deleteSessionAction, updateSessionAction } from "@/app/s/[id]/actions";
+import { ForkDialog } from "./fork-dialog";
 import styles from "./session-menu.module.css";
 
 export interface SessionMenuProps {
@@ -13,6 +14,8 @@ export interface SessionMenuProps {
   readonly headId?: string | null;
   /** Called with the renamed session (e.g. the session store's `setSession`); else a refresh. */
   readonly onRenamed?: (session: SessionRecord) => void;
+  /** The current system prompt (ROOT's content), the starting text of "another prompt". */
+  readonly systemPrompt?: string;
 }
 
 /**
@@ -20,7 +23,8 @@ export interface SessionMenuProps {
  * Writes go through the same server actions as the rest of the page; the exports are plain
  * downloads of `GET /api/sessions/:id/export`.
  */
-export function SessionMenu({ sessionId, title, headId, onRenamed }: SessionMenuProps) {
+export function SessionMenu(props: SessionMenuProps) {
+  const { sessionId, title, headId, onRenamed } = props;
   const router = useRouter();
   const menuId = useId();
   const [open, setOpen] = useState(false);
@@ -28,6 +32,7 @@ export function SessionMenu({ sessionId, title, headId, onRenamed }: SessionMenu
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const forkRef = useRef<HTMLDialogElement>(null);
   const [renameError, setRenameError] = useState<string | null>(null);
 
   const base = `/api/sessions/${encodeURIComponent(sessionId)}/export`;
@@ -154,6 +159,18 @@ export function SessionMenu({ sessionId, title, headId, onRenamed }: SessionMenu
         >
           Rename…
         </button>
+        <button
+          type="button"
+          role="menuitem"
+          tabIndex={-1}
+          className={styles.item}
+          onClick={() => {
+            close(false);
+            forkRef.current?.showModal();
+          }}
+        >
+          New session with another prompt…
+        </button>
         <a
           role="menuitem"
           tabIndex={-1}
@@ -190,6 +207,13 @@ export function SessionMenu({ sessionId, title, headId, onRenamed }: SessionMenu
         busy={busy}
         error={renameError}
         onSubmit={rename}
+        onClosed={() => buttonRef.current?.focus()}
+      />
+      <ForkDialog
+        dialogRef={forkRef}
+        sessionId={sessionId}
+        headId={headId ?? null}
+        systemPrompt={props.systemPrompt ?? ""}
         onClosed={() => buttonRef.current?.focus()}
       />
     </div>

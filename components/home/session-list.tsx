@@ -1,0 +1,111 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef, useState, useTransition } from "react";
+import { listSessionsPage } from "@/app/actions";
+import type { SessionListItem } from "@/lib/store/session-store";
+import { DeleteSessionButton } from "./delete-session-button";
+import s from "./home.module.css";
+
+export interface SessionListProps {
+  readonly first: { sessions: readonly SessionListItem[]; nextCursor: string | null };
+}
+
+const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+const plural = (n: number, one: string) =>
+  `${n.toLocaleString("en")} ${one}${n === 1 ? "" : one.endsWith("h") ? "es" : "s"}`;
+
+/**
+ * The viewer's sessions, newest activity first, a page at a time: the next page loads when
+ * the end of the list scrolls into view (or from the button, for keyboards and slow
+ * scrolling); the filter asks the server, so it covers every session, not the loaded ones.
+ */
+export function SessionList({ first }: SessionListProps) {
+  const [rows, setRows] = useState(first.sessions);
+  const [cursor, setCursor] = useState(first.nextCursor);
+  const [query, setQuery] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const sentinel = useRef<HTMLDivElement>(null);
+  // The query a page was asked for: an answer to an older query is dropped.
+  const asked = useRef("");
+
+  const load = (q: string, after: string | null) =>
+    startTransition(async () => {
+      asked.current = q;
+      const page = await listSessionsPage({ q, cursor: after });
+      if (asked.current !== q) return;
+      if (!page.ok) return setError(page.error.message);
+      setError(null);
+      setRows((old) => (after === null ? page.value.sessions : [...old, ...page.value.sessions]));
+      setCursor(page.value.nextCursor);
+    });
+
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || cursor === null) return;
+    const seen = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && !pending) load(query, cursor);
+    });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [cursor, query, pending]);
+
+  const filtered = query.trim() !== "";
+  return (
+    <section aria-label="Your sessions">
+      <div className={s.listTools}>
+        <input
+          type="search"
+          className={s.filter}
+          placeholder="Filter by title"
+          aria-label="Filter sessions by title"
+          value={query}
+          maxLength={200}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            load(e.target.value, null);
+          }}
+        />
+      </div>
+      {error && (
+        <p className="banner banner-error" role="alert">
+          {error}
+        </p>
+      )}
+      {rows.length === 0 ? (
+        <p className="empty">
+          {filtered ? "No session has that in its title." : "No sessions yet. Start one above."}
+        </p>
+      ) : (
+        <ul className="session-list" aria-label="Sessions" aria-busy={pending}>
+          {rows.map((row) => (
+            <li key={row.id} className="session-row">
+              <Link className="session-link" href={`/s/${row.id}`}>
+                <span className="session-title">{row.title}</span>
+                <span className={s.meta}>
+                  <span className={s.counts}>
+                    {plural(row.nodeCount, "node")} · {plural(row.branchCount, "branch")}
+                  </span>
+                  <span className="session-when">{when.format(new Date(row.updatedAt))}</span>
+                </span>
+              </Link>
+              <DeleteSessionButton
+                id={row.id}
+                title={row.title}
+                onDeleted={() => setRows((old) => old.filter((r) => r.id !== row.id))}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      {cursor !== null && (
+        <div ref={sentinel} className={s.more}>
+          <button className="btn" disabled={pending} onClick={() => load(query, cursor)}>
+            {pending ? "Loading…" : "Load more"}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
