@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sessionSettingsSchema } from "./schemas";
+import { searchQuerySchema, sessionSettingsSchema } from "./schemas";
 /**
  * The OpenAPI 3.1 description of Spindle's HTTP API (product.md §4), served at
  * GET /api/openapi.json. tests/integration/http-api.test.ts checks it against the route
@@ -25,6 +25,20 @@ const errors = {
   "413": { description: "Request body too large", content: json(ref("Error")) },
   "415": { description: "The body is not application/json", content: json(ref("Error")) },
 };
+/** Query parameters generated from the zod schema the route parses them with. */
+function queryParameters(schema: z.ZodObject) {
+  const { properties = {}, required = [] } = z.toJSONSchema(schema, { io: "input" });
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...schema } = typeof property === "object" ? property : {};
+    return {
+      name,
+      in: "query",
+      required: required.includes(name),
+      ...(description ? { description } : {}),
+      schema,
+    };
+  });
+}
 const publicRoute = { security: [] };
 const sessionParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
 const nodeId = { type: "string", description: "A node id (ULID)" };
@@ -150,6 +164,14 @@ export const openApiDocument = {
         summary: "Import a JSON ledger as a new session",
         requestBody: { required: true, content: json(ref("LedgerFile")) },
         responses: { "201": ok("The new session", ref("Session")), ...errors },
+      },
+    },
+    "/api/search": {
+      get: {
+        summary:
+          "Full-text search over the caller's sessions: sealed user, assistant and summary text, and titles",
+        parameters: queryParameters(searchQuerySchema),
+        responses: { "200": ok("A page of results", ref("SearchPage")), ...errors },
       },
     },
     "/api/sessions": {
@@ -434,6 +456,58 @@ export const openApiDocument = {
         properties: { sessions: { type: "array", items: ref("Session") }, nextCursor: nullableId },
       },
       Node: NodeSchema,
+      SearchPage: {
+        type: "object",
+        required: ["results", "nextCursor"],
+        properties: {
+          results: { type: "array", items: ref("SearchHit") },
+          nextCursor: {
+            type: ["string", "null"],
+            description: "Pass back as `cursor` for the next page",
+          },
+        },
+      },
+      SearchHit: {
+        type: "object",
+        description:
+          "A node hit (kind user | assistant | summary) or a title hit (kind title, nodeId and seq null). Open it at /s/{sessionId}?node={nodeId}.",
+        required: [
+          "kind",
+          "sessionId",
+          "sessionTitle",
+          "nodeId",
+          "seq",
+          "snippet",
+          "onHeadSpine",
+          "updatedAt",
+        ],
+        properties: {
+          kind: { enum: ["user", "assistant", "summary", "title"] },
+          sessionId: { type: "string" },
+          sessionTitle: { type: "string" },
+          nodeId: nullableId,
+          seq: { type: ["integer", "null"] },
+          snippet: {
+            type: "array",
+            description: "Plain-text pieces; the `hit` ones matched the query (never HTML)",
+            items: {
+              type: "object",
+              required: ["text", "hit"],
+              properties: { text: { type: "string" }, hit: { type: "boolean" } },
+            },
+          },
+          onHeadSpine: {
+            type: "boolean",
+            description:
+              "On the branch HEAD has checked out (a summary: the last node it covers is); false is a dead branch",
+          },
+          updatedAt: {
+            type: "string",
+            format: "date-time",
+            description: "The session's last activity",
+          },
+        },
+      },
       Context: {
         type: "object",
         required: ["headId", "ids", "messages"],
