@@ -2,6 +2,7 @@ import { services } from "@/lib/server/services";
 import { requireViewer } from "@/lib/server/page-auth";
 import { AccountMenu } from "@/components/account/account-menu";
 import { DeleteSessionButton } from "@/components/home/delete-session-button";
+import { SearchButton } from "@/components/search/search-launcher";
 import { createSessionAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -22,6 +23,7 @@ export default async function Home() {
       )}
       <header className="home-header">
         <h1 className="brand">Spindle</h1>
+        <SearchButton />
         <form action={createSessionAction} className="new-session">
           <input
             name="title"

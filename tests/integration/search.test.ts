@@ -10,6 +10,7 @@ import { migrationPaths } from "@/lib/db/paths";
 import { migrationState } from "@/lib/db/migration-status";
 import { asNodeId, asOwnerId, asSessionId, tokens } from "@/lib/engine/ids";
 import { services } from "@/lib/server/services";
+import { accountActor } from "@/lib/auth/actor";
 import { SearchStore } from "@/lib/store/search-store";
 import { applyMigrations, migrationFactory, schemaDrift, status } from "@/scripts/schema-engine";
 import { createDatabase, describeEachDatabase } from "./support/databases";
@@ -242,6 +243,43 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
         : await database.db.$queryRaw<{ n: number | bigint }[]>`
             SELECT count(*) AS n FROM "node_search" WHERE "nodeId" NOT IN (SELECT "id" FROM "Node")`;
     expect(Number(left[0]?.n)).toBe(0);
+  });
+
+  it("[R104] opening a result checks out its branch only when HEAD is elsewhere", async () => {
+    const { database, workspaceFor } = await services();
+    const actorOf = async (email: string) => {
+      const user = await database.db.user.findUnique({ where: { email } });
+      if (!user) throw new Error(`no user ${email}`);
+      return workspaceFor(accountActor(user, "cookie"));
+    };
+    const ws = await actorOf("alice@example.com");
+    const id = await session(alice, "Reveal");
+    const old = await send(alice, id, "The ibis branch.");
+    await send(alice, id, "More about the ibis.");
+    const rootId = (await routes.call("GET", `/api/sessions/${id}`, undefined, { headers: alice }))
+      .json["rootId"] as string;
+    const now = await send(alice, id, "The heron branch.", rootId);
+    const sid = asSessionId(id);
+
+    const [hit] = (await hits(alice, "heron")).filter((h) => h.kind === "user");
+    const here = await ws.reveal(sid, asNodeId(hit?.nodeId ?? ""));
+    expect(here).toMatchObject({ focusId: now.user.id, session: { headId: now.reply.id } });
+
+    // A dead-branch hit: HEAD moves to that branch's latest leaf, the hit is the focus.
+    const there = await ws.reveal(sid, asNodeId(old.reply.id));
+    const tip = (await ws.nodes(sid)).filter((n) => n.kind === "assistant").at(-2);
+    expect(there.focusId).toBe(old.reply.id);
+    expect(there.session.headId).not.toBe(now.reply.id);
+    expect(there.session.headId).toBe(tip?.id);
+    expect((await hits(alice, "ibis")).every((h) => h.onHeadSpine)).toBe(true);
+
+    // A stale link opens the session as it is; another account's session is not found.
+    const stale = await ws.reveal(sid, asNodeId("01ZZZZZZZZZZZZZZZZZZZZZZZZ"));
+    expect(stale).toMatchObject({ focusId: null, session: { headId: there.session.headId } });
+    const other = await actorOf("bob@example.com");
+    await expect(other.reveal(sid, asNodeId(old.user.id))).rejects.toMatchObject({
+      code: "session_not_found",
+    });
   });
 
   it("[R102] punctuation, operators, quotes and huge queries: empty or 400, never 5xx", async () => {
