@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import "katex/dist/katex.min.css";
 import "./tokens.css";
+import { SearchProvider } from "@/components/search/search-launcher";
 import "./globals.css";
 import { ThemeProvider } from "@/components/theme/theme-provider";
 
@@ -15,7 +16,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     // next-themes sets data-theme on <html> before hydration; React is told not to mind.
     <html lang="en" suppressHydrationWarning>
       <body>
-        <ThemeProvider>{children}</ThemeProvider>
+        <ThemeProvider>
+          <SearchProvider>{children}</SearchProvider>
+        </ThemeProvider>
       </body>
     </html>
   );

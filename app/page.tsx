@@ -6,6 +6,7 @@ import { AccountMenu } from "@/components/account/account-menu";
 import { SessionList } from "@/components/home/session-list";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import s from "@/components/home/home.module.css";
+import { SearchButton } from "@/components/search/search-launcher";
 import { createSessionAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -18,6 +19,7 @@ export default async function Home() {
   return (
     <main className="home">
       <div className={s.topbar}>
+        <SearchButton />
         <Link className="btn btn-quiet" href="/import">
           Import
         </Link>

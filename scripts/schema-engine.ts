@@ -14,6 +14,7 @@ import {
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
 import type { SchemaEngine, MigrationList } from "@prisma/schema-engine-wasm";
+import { schemaEngineFilters } from "../lib/db/external-tables";
 
 const require = createRequire(import.meta.url);
 
@@ -84,6 +85,29 @@ export function migrationFactory(url: string): ClosableFactory {
 }
 
 /**
+ * PrismaPg's `executeScript` splits a migration on every ";", inside comments and
+ * dollar-quoted function bodies too (a trigger function cannot be written without one). Send
+ * the script whole, as `prisma migrate` does: the simple query protocol runs a
+ * multi-statement script as one implicit transaction.
+ */
+function wholeScripts<A extends object>(adapter: A): A {
+  return new Proxy(adapter, {
+    get(target, prop) {
+      if (prop === "executeScript")
+        return async (script: string) => {
+          try {
+            await (target as any).client.query(script);
+          } catch (e) {
+            (target as any).onError(e);
+          }
+        };
+      const v = (target as any)[prop];
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+/**
  * Adapter factory for migrations, with shadow-DB fixes:
  *  - SQLite: the wasm engine replays migration scripts on the shadow DB via `executeRaw(script)`, and
  *    better-sqlite3's prepare() rejects multi-statement SQL ("contains more than one statement").
@@ -111,12 +135,12 @@ function rawMigrationFactory(url: string): SqlMigrationAwareDriverAdapterFactory
     return {
       provider: main.provider,
       adapterName: main.adapterName,
-      connect: () => main.connect(),
+      connect: async () => wholeScripts(await main.connect()),
       connectToShadowDb: async () => {
         const admin = await adapterFor(cfg.database).connect();
         const name = `prisma_shadow_${randomUUID().replaceAll("-", "")}`;
         await admin.executeScript(`CREATE DATABASE "${name}"`);
-        const shadow = await adapterFor(name).connect();
+        const shadow = wholeScripts(await adapterFor(name).connect());
         return new Proxy(shadow, {
           get(target, prop) {
             if (prop === "dispose")
@@ -234,8 +258,6 @@ export async function loadMigrations(dir: string, provider: string): Promise<Mig
   };
 }
 
-export const noFilter = { externalTables: [] as string[], externalEnums: [] as string[] };
-
 function timestamp() {
   const d = new Date();
   const p = (n: number) => String(n).padStart(2, "0");
@@ -254,13 +276,14 @@ async function diffMigrationsToSchema(
   list: MigrationList,
   schemaPath: string,
   schema: string,
+  filters: ReturnType<typeof schemaEngineFilters>,
 ) {
   const r = await engine.diff({
     from: { tag: "migrations", ...list },
     to: { tag: "schemaDatamodel", files: [{ path: schemaPath, content: schema }] },
     script: true,
     exitCode: true,
-    filters: noFilter,
+    filters,
   });
   return r.exitCode === 2 && r.stdout ? r.stdout : null; // exitCode 0 = no difference
 }
@@ -274,12 +297,33 @@ export async function createMigration(opts: {
   factory: SqlMigrationAwareDriverAdapterFactory;
 }) {
   const { engine, schema } = await openEngine(opts.schemaPath, opts.factory);
+  const filters = schemaEngineFilters(opts.factory.provider);
   try {
     const list = await loadMigrations(opts.migrationsDir, opts.factory.provider);
-    const sql = await diffMigrationsToSchema(engine, list, opts.schemaPath, schema);
+    const sql = await diffMigrationsToSchema(engine, list, opts.schemaPath, schema, filters);
     return sql
       ? await writeMigration(opts.migrationsDir, `${timestamp()}_${opts.name}`, sql)
       : null;
+  } finally {
+    engine.free();
+    await (opts.factory as Partial<ClosableFactory>).close?.();
+  }
+}
+
+/**
+ * The drift check: the SQL the schema needs beyond what the migrations build, or null when
+ * they agree (what `create` would write). Touches only the shadow database.
+ */
+export async function schemaDrift(opts: {
+  schemaPath: string;
+  migrationsDir: string;
+  factory: SqlMigrationAwareDriverAdapterFactory;
+}): Promise<string | null> {
+  const { engine, schema } = await openEngine(opts.schemaPath, opts.factory);
+  const filters = schemaEngineFilters(opts.factory.provider);
+  try {
+    const list = await loadMigrations(opts.migrationsDir, opts.factory.provider);
+    return await diffMigrationsToSchema(engine, list, opts.schemaPath, schema, filters);
   } finally {
     engine.free();
     await (opts.factory as Partial<ClosableFactory>).close?.();
@@ -294,27 +338,27 @@ export async function migrateDev(opts: {
   factory: SqlMigrationAwareDriverAdapterFactory;
 }) {
   const { engine, schema } = await openEngine(opts.schemaPath, opts.factory);
+  const filters = schemaEngineFilters(opts.factory.provider);
   try {
     let list = await loadMigrations(opts.migrationsDir, opts.factory.provider);
     // wasm engine + adapter: devDiagnostic/diagnoseMigrationHistory fail with P1014 when _prisma_migrations
     // does not exist yet; applyMigrations with an empty list just creates that table.
     await engine.applyMigrations({
       migrationsList: { ...list, migrationDirectories: [] },
-      filters: noFilter,
+      filters,
     });
-    const diag = await engine.devDiagnostic({ migrationsList: list, filters: noFilter });
+    const diag = await engine.devDiagnostic({ migrationsList: list, filters });
     if (diag.action.tag === "reset")
       throw new Error(`dev database needs a reset: ${diag.action.reason}`);
-    const applied = (await engine.applyMigrations({ migrationsList: list, filters: noFilter }))
+    const applied = (await engine.applyMigrations({ migrationsList: list, filters }))
       .appliedMigrationNames;
-    const sql = await diffMigrationsToSchema(engine, list, opts.schemaPath, schema);
+    const sql = await diffMigrationsToSchema(engine, list, opts.schemaPath, schema, filters);
     let created: string | null = null;
     if (sql) {
       created = await writeMigration(opts.migrationsDir, `${timestamp()}_${opts.name}`, sql);
       list = await loadMigrations(opts.migrationsDir, opts.factory.provider);
       applied.push(
-        ...(await engine.applyMigrations({ migrationsList: list, filters: noFilter }))
-          .appliedMigrationNames,
+        ...(await engine.applyMigrations({ migrationsList: list, filters })).appliedMigrationNames,
       );
     }
     return { created, applied };
@@ -331,16 +375,17 @@ export async function status(opts: {
   factory: SqlMigrationAwareDriverAdapterFactory;
 }) {
   const { engine } = await openEngine(opts.schemaPath, opts.factory);
+  const filters = schemaEngineFilters(opts.factory.provider);
   try {
     const list = await loadMigrations(opts.migrationsDir, opts.factory.provider);
     await engine.applyMigrations({
       migrationsList: { ...list, migrationDirectories: [] },
-      filters: noFilter,
+      filters,
     });
     return await engine.diagnoseMigrationHistory({
       migrationsList: list,
       optInToShadowDatabase: false,
-      filters: noFilter,
+      filters,
     });
   } finally {
     engine.free();
@@ -355,9 +400,10 @@ export async function applyMigrations(opts: {
   factory: SqlMigrationAwareDriverAdapterFactory;
 }) {
   const { engine } = await openEngine(opts.schemaPath, opts.factory);
+  const filters = schemaEngineFilters(opts.factory.provider);
   try {
     const list = await loadMigrations(opts.migrationsDir, opts.factory.provider);
-    return await engine.applyMigrations({ migrationsList: list, filters: noFilter });
+    return await engine.applyMigrations({ migrationsList: list, filters });
   } finally {
     engine.free();
     await (opts.factory as Partial<ClosableFactory>).close?.();
@@ -370,13 +416,14 @@ export async function diffFromEmpty(opts: {
   factory: SqlMigrationAwareDriverAdapterFactory;
 }) {
   const { engine, schema } = await openEngine(opts.schemaPath, opts.factory);
+  const filters = schemaEngineFilters(opts.factory.provider);
   try {
     const r = await engine.diff({
       from: { tag: "empty" },
       to: { tag: "schemaDatamodel", files: [{ path: opts.schemaPath, content: schema }] },
       script: true,
       exitCode: null,
-      filters: noFilter,
+      filters,
     });
     return r.stdout;
   } finally {

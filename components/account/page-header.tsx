@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Actor } from "@/lib/auth/actor";
+import { SearchButton } from "@/components/search/search-launcher";
 import { AccountMenu } from "./account-menu";
 
 /** The header of the account and admin pages: back to the sessions, and the account menu. */
@@ -10,6 +11,7 @@ export function PageHeader({ actor, title }: { actor: Actor; title: string }) {
         ← Sessions
       </Link>
       <h1 className="page-title">{title}</h1>
+      <SearchButton />
       <AccountMenu name={actor.name} accounts={actor.via !== "local"} isAdmin={actor.isAdmin} />
     </header>
   );

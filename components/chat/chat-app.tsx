@@ -21,6 +21,7 @@ import { useSessionEvents } from "./use-session-events";
 import { useNarrowScreen } from "./use-narrow-screen";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { SessionMenu } from "@/components/session/session-menu";
+import { SearchButton } from "@/components/search/search-launcher";
 
 export interface ChatAppProps {
   readonly session: SessionRecord;
@@ -118,6 +119,7 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
         >
           {graphOpen ? "Hide graph" : "Show graph"}
         </button>
+        <SearchButton />
         <ThemeToggle />
         <AccountMenu {...account} />
       </header>

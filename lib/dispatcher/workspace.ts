@@ -19,6 +19,10 @@ import {
 } from "../portability/ledger-file";
 import { planBranchCopy } from "../portability/branch-copy";
 import { DEFAULT_SYSTEM_PROMPT, type SessionPage, type SessionStore } from "../store/session-store";
+import type { SearchInput, SearchStore } from "../store/search-store";
+import type { SearchPage } from "../search/search-hit";
+import { createLedgerIndex } from "../engine/ledger-index";
+import { revealTarget } from "../engine/reveal-target";
 import type {
   Dispatcher,
   SendInput,
@@ -32,6 +36,7 @@ import type { TurnEvent } from "./run-turn";
 export interface WorkspaceDeps {
   readonly dispatcher: Dispatcher;
   readonly store: SessionStore;
+  readonly search: SearchStore;
   readonly compactor: Compactor;
   readonly bus: EventBus;
   readonly newNodeId: () => NodeId;
@@ -91,6 +96,34 @@ export class Workspace {
       q: input.q,
       ownerId: this.actor.ownerId,
     });
+  }
+
+  /** Full-text search over the actor's own sessions only (the owner is filtered in SQL). */
+  search(query: string, input: SearchInput): Promise<SearchPage> {
+    return this.deps.search.search(this.actor.ownerId, query, input);
+  }
+
+  /**
+   * The session for a page opened at one node (a search result): HEAD moves, by an ordinary
+   * checkout, only when the node is not on HEAD's branch ({@link revealTarget}). `focusId`
+   * is the node the transcript shows; null when `nodeId` is not in this session (a stale
+   * link opens the session as it is).
+   */
+  async reveal(
+    id: SessionId,
+    nodeId: NodeId,
+  ): Promise<{ session: SessionRecord; focusId: NodeId | null }> {
+    const session = await this.open(id);
+    const target = revealTarget(
+      createLedgerIndex(await this.deps.store.nodes(id)),
+      session.headId,
+      nodeId,
+    );
+    if (target === null) return { session, focusId: null };
+    const moved = target.checkoutId
+      ? await this.deps.dispatcher.checkout(id, target.checkoutId)
+      : session;
+    return { session: moved, focusId: target.focusId };
   }
 
   /** A new session; `systemPrompt` becomes its ROOT ([R106]), a `title` is the user's. */

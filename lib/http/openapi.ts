@@ -6,6 +6,7 @@ import {
   chatGptConversationSchema,
   chatGptImportResultSchema,
   exportQuerySchema,
+  searchQuerySchema,
   sessionSettingsSchema,
 } from "./schemas";
 /**
@@ -23,9 +24,6 @@ function fromZod(schema: z.ZodType, io: "input" | "output" = "input"): Record<st
   return rest;
 }
 const settingsJsonSchema = fromZod(sessionSettingsSchema);
-const listQuery = fromZod(listSessionsQuerySchema) as {
-  properties: Record<string, Record<string, unknown>>;
-};
 const json = (schema: unknown) => ({ "application/json": { schema } });
 const ok = (description: string, schema: unknown) => ({ description, content: json(schema) });
 const errors = {
@@ -42,6 +40,20 @@ const errors = {
   "413": { description: "Request body too large", content: json(ref("Error")) },
   "415": { description: "The body is not application/json", content: json(ref("Error")) },
 };
+/** Query parameters generated from the zod schema the route parses them with. */
+function queryParameters(schema: z.ZodObject) {
+  const { properties = {}, required = [] } = z.toJSONSchema(schema, { io: "input" });
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...schema } = typeof property === "object" ? property : {};
+    return {
+      name,
+      in: "query",
+      required: required.includes(name),
+      ...(description ? { description } : {}),
+      schema,
+    };
+  });
+}
 const publicRoute = { security: [] };
 const sessionParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
 const nodeId = { type: "string", description: "A node id (ULID)" };
@@ -195,15 +207,19 @@ export const openApiDocument = {
         },
       },
     },
+    "/api/search": {
+      get: {
+        summary:
+          "Full-text search over the caller's sessions: sealed user, assistant and summary text, and titles",
+        parameters: queryParameters(searchQuerySchema),
+        responses: { "200": ok("A page of results", ref("SearchPage")), ...errors },
+      },
+    },
     "/api/sessions": {
       get: {
         summary:
           "List sessions, newest activity first, a page at a time (cursor = the previous page's nextCursor; q filters titles)",
-        parameters: Object.entries(listQuery.properties).map(([name, schema]) => ({
-          name,
-          in: "query",
-          schema,
-        })),
+        parameters: queryParameters(listSessionsQuerySchema),
         responses: { "200": ok("A page", ref("SessionPage")), ...errors },
       },
       post: {
@@ -514,6 +530,58 @@ export const openApiDocument = {
         },
       },
       Node: NodeSchema,
+      SearchPage: {
+        type: "object",
+        required: ["results", "nextCursor"],
+        properties: {
+          results: { type: "array", items: ref("SearchHit") },
+          nextCursor: {
+            type: ["string", "null"],
+            description: "Pass back as `cursor` for the next page",
+          },
+        },
+      },
+      SearchHit: {
+        type: "object",
+        description:
+          "A node hit (kind user | assistant | summary) or a title hit (kind title, nodeId and seq null). Open it at /s/{sessionId}?node={nodeId}.",
+        required: [
+          "kind",
+          "sessionId",
+          "sessionTitle",
+          "nodeId",
+          "seq",
+          "snippet",
+          "onHeadSpine",
+          "updatedAt",
+        ],
+        properties: {
+          kind: { enum: ["user", "assistant", "summary", "title"] },
+          sessionId: { type: "string" },
+          sessionTitle: { type: "string" },
+          nodeId: nullableId,
+          seq: { type: ["integer", "null"] },
+          snippet: {
+            type: "array",
+            description: "Plain-text pieces; the `hit` ones matched the query (never HTML)",
+            items: {
+              type: "object",
+              required: ["text", "hit"],
+              properties: { text: { type: "string" }, hit: { type: "boolean" } },
+            },
+          },
+          onHeadSpine: {
+            type: "boolean",
+            description:
+              "On the branch HEAD has checked out (a summary: the last node it covers is); false is a dead branch",
+          },
+          updatedAt: {
+            type: "string",
+            format: "date-time",
+            description: "The session's last activity",
+          },
+        },
+      },
       Context: {
         type: "object",
         required: ["headId", "ids", "messages"],

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { hasNul } from "./json-text";
 import { nodeIdField, sessionIdField } from "./params";
+import { SEARCH_QUERY_MAX_CHARS } from "../search/search-terms";
 
 /** Text that reaches the store: never a NUL character (server actions skip the JSON parser). */
 const text = () =>
@@ -198,3 +199,25 @@ export const chatGptImportResultSchema = z.object({
 });
 
 export type ChatGptImportResult = z.infer<typeof chatGptImportResultSchema>;
+
+/**
+ * `GET /api/search`: the query string. The OpenAPI document's parameters are generated from
+ * this schema. A query longer than the cap is refused (400), never cut; one with no letter
+ * or digit is an empty result ([R102]).
+ */
+export const searchQuerySchema = z.object({
+  q: text()
+    .max(
+      SEARCH_QUERY_MAX_CHARS,
+      `The query can be at most ${SEARCH_QUERY_MAX_CHARS} characters long.`,
+    )
+    .describe(
+      "Words to find (every word must occur; the last also as a prefix). Punctuation and search operators are plain text.",
+    ),
+  limit: z.coerce.number().int().min(1).max(50).default(20).describe("Results per page"),
+  cursor: z
+    .string()
+    .regex(/^\d{1,6}$/, "Unknown cursor.")
+    .optional()
+    .describe("The previous page's nextCursor"),
+});

@@ -11,6 +11,7 @@ import { createProviders, type Providers } from "../llm/provider-factory";
 import { countTokens } from "../llm/tokens";
 import { SessionStore } from "../store/session-store";
 import { ApiKeyStore } from "../store/api-key-store";
+import { SearchStore } from "../store/search-store";
 import { serverSecret } from "../store/server-secret";
 import { createAccounts, type Accounts } from "../auth/accounts";
 import type { Actor } from "../auth/actor";
@@ -121,6 +122,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
   const workspaceDeps = {
     dispatcher,
     store,
+    search: new SearchStore(database),
     compactor,
     bus,
     newNodeId: () => newNodeId(),

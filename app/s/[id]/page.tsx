@@ -1,7 +1,8 @@
 import { notFound } from "next/navigation";
 import { ChatApp } from "@/components/chat/chat-app";
+import { SearchFocus } from "@/components/search/search-focus";
 import { isEngineError } from "@/lib/engine/errors";
-import { isIdShaped, asSessionId } from "@/lib/engine/ids";
+import { isIdShaped, asNodeId, asSessionId, type NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import { lookupModel } from "@/lib/llm/model-registry";
 import { services } from "@/lib/server/services";
@@ -10,43 +11,67 @@ import type { Workspace } from "@/lib/dispatcher/workspace";
 
 export const dynamic = "force-dynamic";
 
-/** The session if the viewer owns it; another account's session is simply not found. */
-async function load(workspace: Workspace, id: string): Promise<SessionRecord | null> {
+/**
+ * The session if the viewer owns it; another account's session is simply not found. With
+ * `?node=` (a search result) it opens at that node: HEAD moves to its branch when needed.
+ */
+async function load(
+  workspace: Workspace,
+  id: string,
+  node: string | null,
+): Promise<{ session: SessionRecord; focusId: NodeId | null } | null> {
   try {
-    return await workspace.open(asSessionId(id));
+    return node
+      ? await workspace.reveal(asSessionId(id), asNodeId(node))
+      : { session: await workspace.open(asSessionId(id)), focusId: null };
   } catch (e) {
     if (isEngineError(e) && e.code === "session_not_found") return null;
     throw e;
   }
 }
 
-export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function SessionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ node?: string | string[] }>;
+}) {
   const { id } = await params;
   if (!isIdShaped(id)) notFound();
+  const { node } = await searchParams;
   const workspace = await requireViewer(`/s/${id}`);
-  const session = await load(workspace, id);
-  if (!session) notFound();
+  const opened = await load(
+    workspace,
+    id,
+    typeof node === "string" && isIdShaped(node) ? node : null,
+  );
+  if (!opened) notFound();
+  const { session, focusId } = opened;
   const { compactor, providers, config } = await services();
   const nodes = await workspace.nodes(session.id);
   const budget = compactor.budgetOf(session);
   const description = providers.describe();
   const limits = lookupModel(session.meta.settings?.model ?? description.model);
   return (
-    <ChatApp
-      session={session}
-      nodes={nodes}
-      account={{
-        name: workspace.actor.name,
-        accounts: config.auth,
-        isAdmin: workspace.actor.isAdmin,
-      }}
-      model={{
-        label: description.label,
-        offline: description.kind === "offline",
-        window: budget.window,
-        keepRecentTokens: budget.keepRecentTokens,
-        notice: session.meta.settings?.contextWindow ? null : (limits.notice ?? null),
-      }}
-    />
+    <>
+      <ChatApp
+        session={session}
+        nodes={nodes}
+        account={{
+          name: workspace.actor.name,
+          accounts: config.auth,
+          isAdmin: workspace.actor.isAdmin,
+        }}
+        model={{
+          label: description.label,
+          offline: description.kind === "offline",
+          window: budget.window,
+          keepRecentTokens: budget.keepRecentTokens,
+          notice: session.meta.settings?.contextWindow ? null : (limits.notice ?? null),
+        }}
+      />
+      {focusId && <SearchFocus nodeId={focusId} />}
+    </>
   );
 }

@@ -25,10 +25,10 @@ async function migrate(url: string): Promise<void> {
   await applyMigrations({ schemaPath, migrationsDir, factory: migrationFactory(url) });
 }
 
-export async function createSqliteDatabase(): Promise<TestDatabase> {
+export async function createSqliteDatabase(migrated = true): Promise<TestDatabase> {
   const dir = mkdtempSync(path.join(tmpdir(), "spindle-test-"));
   const url = `file:${path.join(dir, "test.db")}`;
-  await migrate(url);
+  if (migrated) await migrate(url);
   return { kind: "sqlite", url, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -38,7 +38,7 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-export async function createPostgresDatabase(): Promise<TestDatabase> {
+export async function createPostgresDatabase(migrated = true): Promise<TestDatabase> {
   const name = `spindle_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -48,7 +48,7 @@ export async function createPostgresDatabase(): Promise<TestDatabase> {
     await admin.end();
   }
   const url = withDatabase(PG_ADMIN_URL, name);
-  await migrate(url);
+  if (migrated) await migrate(url);
   return {
     kind: "postgresql",
     url,
@@ -102,8 +102,12 @@ export function describeEachDatabase(name: string, body: (kind: "sqlite" | "post
   }
 }
 
-export async function createDatabase(kind: "sqlite" | "postgresql"): Promise<TestDatabase> {
-  return kind === "sqlite" ? createSqliteDatabase() : createPostgresDatabase();
+/** A fresh database with every migration applied (`migrated: false`: none, not even the table). */
+export async function createDatabase(
+  kind: "sqlite" | "postgresql",
+  migrated = true,
+): Promise<TestDatabase> {
+  return kind === "sqlite" ? createSqliteDatabase(migrated) : createPostgresDatabase(migrated);
 }
 
 /** A SessionStore over a database, on the real clock (leases expire in real time). */

@@ -1,0 +1,451 @@
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { beforeAll, expect, it } from "vitest";
+import { openApiDocument } from "@/lib/http/openapi";
+import { openDatabase } from "@/lib/db/client";
+import { migrationPaths } from "@/lib/db/paths";
+import { migrationState } from "@/lib/db/migration-status";
+import { asNodeId, asOwnerId, asSessionId, tokens } from "@/lib/engine/ids";
+import { services } from "@/lib/server/services";
+import { accountActor } from "@/lib/auth/actor";
+import { SearchStore } from "@/lib/store/search-store";
+import { applyMigrations, migrationFactory, schemaDrift, status } from "@/scripts/schema-engine";
+import { createDatabase, describeEachDatabase } from "./support/databases";
+import { ORIGIN, useApp, type Routes } from "./support/routes";
+
+/**
+ * Search across sessions (docs/spec.md, "Search (issue 12)"), through the real route and
+ * the real indexes on SQLite (FTS5) and PostgreSQL (tsvector): two accounts, sealed-only
+ * indexing, deletes, imports, hostile queries and the migrations' status.
+ */
+
+const PASSWORD = "correct horse battery";
+
+type Hit = {
+  kind: string;
+  sessionId: string;
+  sessionTitle: string;
+  nodeId: string | null;
+  seq: number | null;
+  snippet: { text: string; hit: boolean }[];
+  onHeadSpine: boolean;
+};
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema({ $id: "spindle", components: openApiDocument.components });
+const validPage = ajv.compile({ $ref: "spindle#/components/schemas/SearchPage" });
+
+function cookieOf(headers: Headers): string {
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+describeEachDatabase("[R100] search across sessions", (kind) => {
+  let routes: Routes;
+  let alice: Record<string, string>;
+  let bob: Record<string, string>;
+
+  useApp(kind, { SPINDLE_ALLOW_SIGNUP: "true" }, (app) => ({ routes } = app));
+
+  const account = async (email: string, name: string) => {
+    const res = await routes.call(
+      "POST",
+      "/api/auth/sign-up/email",
+      { email, password: PASSWORD, name },
+      { headers: { origin: ORIGIN } },
+    );
+    expect(res.status).toBe(200);
+    return { origin: ORIGIN, cookie: cookieOf(res.headers) };
+  };
+  const session = async (who: Record<string, string>, title: string) => {
+    const res = await routes.call("POST", "/api/sessions", { title }, { headers: who });
+    expect(res.status).toBe(201);
+    return res.json["id"] as string;
+  };
+  const send = async (
+    who: Record<string, string>,
+    id: string,
+    content: string,
+    parentId?: string,
+  ) => {
+    const res = await routes.call(
+      "POST",
+      `/api/sessions/${id}/turns`,
+      { content, stream: false, ...(parentId ? { parentId } : {}) },
+      { headers: who },
+    );
+    expect(res.status, res.text).toBe(200);
+    return res.json as { user: { id: string }; reply: { id: string } };
+  };
+  const search = async (who: Record<string, string>, q: string, extra = "") => {
+    const res = await routes.call(
+      "GET",
+      `/api/search?q=${encodeURIComponent(q)}${extra}`,
+      undefined,
+      { headers: who },
+    );
+    if (res.status === 200)
+      expect(validPage(res.json), JSON.stringify(validPage.errors)).toBe(true);
+    return res;
+  };
+  const hits = async (who: Record<string, string>, q: string) => {
+    const res = await search(who, q);
+    expect(res.status, res.text).toBe(200);
+    return res.json["results"] as Hit[];
+  };
+  const text = (h: Hit) => h.snippet.map((s) => s.text).join("");
+
+  beforeAll(async () => {
+    alice = await account("alice@example.com", "Alice");
+    bob = await account("bob@example.com", "Bob");
+  });
+
+  it("[R100] a word from an old session is found, with its snippet marked", async () => {
+    const trip = await session(alice, "Trip planning");
+    const sent = await send(alice, trip, "Which ferry reaches Zanzibar from Dar es Salaam?");
+    await send(alice, await session(alice, "Later chat"), "Something else entirely.");
+
+    const found = await hits(alice, "zanzibar");
+    const user = found.find((h) => h.kind === "user");
+    expect(user).toMatchObject({
+      sessionId: trip,
+      sessionTitle: "Trip planning",
+      nodeId: sent.user.id,
+      onHeadSpine: true,
+    });
+    expect(user?.snippet).toContainEqual({ text: "Zanzibar", hit: true });
+    expect(text(user as Hit)).toBe("Which ferry reaches Zanzibar from Dar es Salaam?");
+    // The offline model quotes the question, so the sealed reply is found too.
+    expect(found.find((h) => h.kind === "assistant")?.nodeId).toBe(sent.reply.id);
+    // Every word must occur; the last one also as a prefix.
+    expect((await hits(alice, "ferry zanz")).length).toBeGreaterThan(0);
+    expect(await hits(alice, "ferry helicopter")).toEqual([]);
+  });
+
+  it("[R100] session titles match too, ahead of the text", async () => {
+    const found = await hits(alice, "planning");
+    expect(found[0]).toMatchObject({
+      kind: "title",
+      sessionTitle: "Trip planning",
+      nodeId: null,
+      snippet: [
+        { text: "Trip ", hit: false },
+        { text: "planning", hit: true },
+      ],
+    });
+    const id = found[0]?.sessionId as string;
+    await routes.call(
+      "PATCH",
+      `/api/sessions/${id}`,
+      { title: "Island hopping" },
+      { headers: alice },
+    );
+    expect((await hits(alice, "planning")).filter((h) => h.kind === "title")).toEqual([]);
+    expect((await hits(alice, "hopping"))[0]).toMatchObject({ kind: "title", sessionId: id });
+  });
+
+  it("[R101] another account never sees a session's text or title", async () => {
+    expect(await hits(bob, "zanzibar")).toEqual([]);
+    expect(await hits(bob, "hopping")).toEqual([]);
+    const own = await session(bob, "Bob's notes");
+    await send(bob, own, "Zanzibar spices are my topic.");
+    const found = await hits(bob, "zanzibar");
+    expect(found.length).toBeGreaterThan(0);
+    expect(new Set(found.map((h) => h.sessionId))).toEqual(new Set([own]));
+    expect((await hits(alice, "spices")).length).toBe(0);
+  });
+
+  it("[R100] a streaming reply is found only once it is sealed; an error reply never", async () => {
+    const { store } = await services();
+    const id = asSessionId(await session(alice, "Streams"));
+    const { node } = await store.append({
+      sessionId: id,
+      predecessorId: "head",
+      kind: "assistant",
+      content: "",
+      status: "streaming",
+      tokenCount: tokens(0),
+      advanceHead: true,
+    });
+    await store.fillStreaming(id, node.id, "The wombat");
+    await store.fillStreaming(id, node.id, "The wombat burrows");
+    expect(await hits(alice, "wombat")).toEqual([]);
+    await store.seal(id, node.id, {
+      status: "complete",
+      content: "The wombat burrows at night.",
+      tokenCount: tokens(7),
+    });
+    expect((await hits(alice, "wombat")).map((h) => h.nodeId)).toEqual([node.id]);
+
+    // Interrupted replies keep (and are found by) their partial text; failed ones are not.
+    for (const [status, word] of [
+      ["interrupted", "platypus"],
+      ["error", "echidna"],
+    ] as const) {
+      const open = await store.append({
+        sessionId: id,
+        predecessorId: node.id,
+        kind: "assistant",
+        content: "",
+        status: "streaming",
+        tokenCount: tokens(0),
+        advanceHead: false,
+      });
+      await store.fillStreaming(id, open.node.id, `A ${word} appears`);
+      await store.seal(id, open.node.id, {
+        status,
+        content: `A ${word} appears`,
+        tokenCount: tokens(3),
+      });
+      expect((await hits(alice, word)).map((h) => h.nodeId)).toEqual(
+        status === "interrupted" ? [open.node.id] : [],
+      );
+    }
+  });
+
+  it("[R100] a deleted branch leaves the index; a dead branch is marked off HEAD", async () => {
+    const id = await session(alice, "Branches");
+    const first = await send(alice, id, "Tell me about the quokka.");
+    const rootId = (await routes.call("GET", `/api/sessions/${id}`, undefined, { headers: alice }))
+      .json["rootId"] as string;
+    // A send under ROOT forks: the quokka branch is now dead.
+    await send(alice, id, "Tell me about the axolotl instead.", rootId);
+
+    const dead = (await hits(alice, "quokka")).filter((h) => h.sessionId === id);
+    expect(dead.map((h) => h.nodeId).sort()).toEqual([first.user.id, first.reply.id].sort());
+    expect(dead.every((h) => !h.onHeadSpine)).toBe(true);
+    expect((await hits(alice, "axolotl")).every((h) => h.onHeadSpine)).toBe(true);
+
+    const removed = await routes.call(
+      "DELETE",
+      `/api/sessions/${id}/branches/${first.reply.id}`,
+      undefined,
+      { headers: alice },
+    );
+    expect(removed.status).toBe(200);
+    expect(await hits(alice, "quokka")).toEqual([]);
+
+    const gone = await routes.call("DELETE", `/api/sessions/${id}`, undefined, { headers: alice });
+    expect(gone.status).toBe(204);
+    expect(await hits(alice, "axolotl")).toEqual([]);
+    expect(await hits(alice, "branches")).toEqual([]);
+    const { database } = await services();
+    const left =
+      kind === "sqlite"
+        ? await database.db.$queryRaw<{ n: number | bigint }[]>`
+            SELECT count(*) AS n FROM "node_fts" WHERE "node_id" NOT IN (SELECT "id" FROM "Node")`
+        : await database.db.$queryRaw<{ n: number | bigint }[]>`
+            SELECT count(*) AS n FROM "node_search" WHERE "nodeId" NOT IN (SELECT "id" FROM "Node")`;
+    expect(Number(left[0]?.n)).toBe(0);
+  });
+
+  it("[R104] opening a result checks out its branch only when HEAD is elsewhere", async () => {
+    const { database, workspaceFor } = await services();
+    const actorOf = async (email: string) => {
+      const user = await database.db.user.findUnique({ where: { email } });
+      if (!user) throw new Error(`no user ${email}`);
+      return workspaceFor(accountActor(user, "cookie"));
+    };
+    const ws = await actorOf("alice@example.com");
+    const id = await session(alice, "Reveal");
+    const old = await send(alice, id, "The ibis branch.");
+    await send(alice, id, "More about the ibis.");
+    const rootId = (await routes.call("GET", `/api/sessions/${id}`, undefined, { headers: alice }))
+      .json["rootId"] as string;
+    const now = await send(alice, id, "The heron branch.", rootId);
+    const sid = asSessionId(id);
+
+    const [hit] = (await hits(alice, "heron")).filter((h) => h.kind === "user");
+    const here = await ws.reveal(sid, asNodeId(hit?.nodeId ?? ""));
+    expect(here).toMatchObject({ focusId: now.user.id, session: { headId: now.reply.id } });
+
+    // A dead-branch hit: HEAD moves to that branch's latest leaf, the hit is the focus.
+    const there = await ws.reveal(sid, asNodeId(old.reply.id));
+    const tip = (await ws.nodes(sid)).filter((n) => n.kind === "assistant").at(-2);
+    expect(there.focusId).toBe(old.reply.id);
+    expect(there.session.headId).not.toBe(now.reply.id);
+    expect(there.session.headId).toBe(tip?.id);
+    expect((await hits(alice, "ibis")).every((h) => h.onHeadSpine)).toBe(true);
+
+    // A stale link opens the session as it is; another account's session is not found.
+    const stale = await ws.reveal(sid, asNodeId("01ZZZZZZZZZZZZZZZZZZZZZZZZ"));
+    expect(stale).toMatchObject({ focusId: null, session: { headId: there.session.headId } });
+    const other = await actorOf("bob@example.com");
+    await expect(other.reveal(sid, asNodeId(old.user.id))).rejects.toMatchObject({
+      code: "session_not_found",
+    });
+  });
+
+  it("[R102] punctuation, operators, quotes and huge queries: empty or 400, never 5xx", async () => {
+    const id = await session(alice, "Syntax");
+    await send(alice, id, 'Meet me NEAR the "old" mill: a*b & c|d !e (f) {g} ^h');
+    const hostile = [
+      "",
+      "   ",
+      "!!!",
+      '"',
+      '""',
+      "'",
+      "\\",
+      "*",
+      ":",
+      "&|!",
+      "()",
+      "NEAR(",
+      "NEAR(a b, 2)",
+      'title:"x"',
+      "{content}: mill",
+      "^mill",
+      "mill*",
+      "a AND NOT",
+      "-mill",
+      '\'; DROP TABLE "Node"; --',
+      "%_",
+      "😀",
+      "x".repeat(500),
+      "mill ".repeat(99),
+    ];
+    for (const q of hostile) {
+      const res = await search(alice, q);
+      expect(res.status, `${JSON.stringify(q)} → ${res.text}`).toBe(200);
+    }
+    // Operators are words: "near" finds the message that says NEAR, quotes and stars are gone.
+    expect((await hits(alice, "NEAR")).some((h) => h.sessionId === id)).toBe(true);
+    expect((await hits(alice, '"mill" NEAR*')).some((h) => h.sessionId === id)).toBe(true);
+    expect((await hits(alice, "^mill:")).some((h) => h.sessionId === id)).toBe(true);
+
+    for (const [q, extra] of [
+      ["x".repeat(10_000), ""],
+      ["x".repeat(501), ""],
+      ["mill\u0000", ""],
+      ["mill", "&cursor=abc"],
+      ["mill", "&cursor=99999"],
+      ["mill", "&limit=0"],
+      ["mill", "&limit=51"],
+    ] as const) {
+      const res = await search(alice, q, extra);
+      expect(res.status, `${q.slice(0, 20)}${extra}`).toBe(400);
+      expect(res.json).toMatchObject({ error: { code: "invalid_request" } });
+    }
+    const missing = await routes.call("GET", "/api/search", undefined, { headers: alice });
+    expect(missing.status).toBe(400);
+  });
+
+  it("[R103] results page with a cursor, each hit once", async () => {
+    const id = await session(alice, "Pages");
+    for (let i = 0; i < 3; i++) await send(alice, id, `Capybara fact number ${i}.`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await search(alice, "capybara", `&limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(res.status).toBe(200);
+      const results = res.json["results"] as Hit[];
+      expect(results.length).toBeLessThanOrEqual(2);
+      seen.push(...results.map((h) => h.nodeId ?? `title:${h.sessionId}`));
+      cursor = res.json["nextCursor"] as string | null;
+      pages++;
+    } while (cursor !== null && pages < 10);
+    expect(seen).toHaveLength(6);
+    expect(new Set(seen).size).toBe(6);
+  });
+
+  it("[R101] an imported session is searchable once its import has landed", async () => {
+    const id = await session(alice, "Export me");
+    await send(alice, id, "The narwhal tusk is a tooth.");
+    const exported = await routes.call("GET", `/api/sessions/${id}/export?format=json`, undefined, {
+      headers: alice,
+    });
+    const imported = await routes.call("POST", "/api/import", exported.text, { headers: bob });
+    expect(imported.status, imported.text).toBe(201);
+    const found = await hits(bob, "narwhal");
+    expect(new Set(found.map((h) => h.sessionId))).toEqual(new Set([imported.json["id"]]));
+    expect(found.map((h) => h.kind).sort()).toEqual(["assistant", "user"]);
+    // A half-written import belongs to a staging owner nobody is.
+    const { database } = await services();
+    const search = new SearchStore(database);
+    expect(
+      (await search.search(asOwnerId("importing:x"), "narwhal", { limit: 5 })).results,
+    ).toEqual([]);
+  });
+});
+
+describeEachDatabase("[R100] the search migration", (kind) => {
+  it("[R100] rows written before it are indexed; status and the drift check stay clean", async () => {
+    const db = await createDatabase(kind, false);
+    const { schemaPath, migrationsDir } = migrationPaths(db.url);
+    // The migrations as they were before search.
+    const before = mkdtempSync(path.join(tmpdir(), "spindle-migrations-"));
+    for (const entry of readdirSync(migrationsDir).filter((e) => !e.endsWith("_search"))) {
+      cpSync(path.join(migrationsDir, entry), path.join(before, entry), { recursive: true });
+    }
+    const factory = () => migrationFactory(db.url);
+    try {
+      await applyMigrations({ schemaPath, migrationsDir: before, factory: factory() });
+      // The schema engine needs the SQLite file to itself: the app's connection closes first.
+      const old = await openDatabase(db.url);
+      try {
+        const at = new Date();
+        await old.db.session.create({
+          data: { id: "S1", title: "Old pelican notes", headId: "N1", rootId: "N0", updatedAt: at },
+        });
+        const node = (
+          id: string,
+          seq: number,
+          kind: string,
+          content: string,
+          status = "complete",
+        ) => ({
+          id,
+          sessionId: "S1",
+          predecessorId: seq ? `N${seq - 1}` : null,
+          seq,
+          kind,
+          content,
+          status,
+        });
+        await old.db.node.createMany({
+          data: [
+            node("N0", 0, "root", "pelican root"),
+            node("N1", 1, "user", "A pelican flew by."),
+            node("N2", 2, "assistant", "pelican, streaming", "streaming"),
+          ],
+        });
+      } finally {
+        await old.close();
+      }
+      const applied = await applyMigrations({ schemaPath, migrationsDir, factory: factory() });
+      expect(applied.appliedMigrationNames).toEqual([
+        readdirSync(migrationsDir).find((e) => e.endsWith("_search")),
+      ]);
+      const history = await status({ schemaPath, migrationsDir, factory: factory() });
+      expect(history).toMatchObject({
+        failedMigrationNames: [],
+        editedMigrationNames: [],
+        history: null,
+      });
+      // What `migrate.ts create` would write: nothing (the index tables are external).
+      expect(await schemaDrift({ schemaPath, migrationsDir, factory: factory() })).toBeNull();
+
+      const database = await openDatabase(db.url);
+      try {
+        expect(await migrationState(database)).toBe("up to date");
+        const page = await new SearchStore(database).search(asOwnerId("local"), "pelican", {
+          limit: 10,
+        });
+        expect(page.results.map((h) => h.nodeId ?? h.kind)).toEqual(["title", asNodeId("N1")]);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+      await db.drop();
+    }
+  });
+});
