@@ -40,6 +40,14 @@ test("accessibility: home, session, settings and search pass axe in both themes"
     await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
     await expectAccessible(page, `home (${theme})`);
 
+    await page.keyboard.press("Control+k");
+    const search = page.getByRole("dialog", { name: "Search conversations" });
+    await search.getByRole("combobox").fill("screen reader");
+    await expect(search.getByRole("option").first()).toBeVisible();
+    await expectAccessible(page, `search (${theme})`);
+    await page.keyboard.press("Escape");
+    await expect(search).toHaveCount(0);
+
     await page.goto(session);
     await expect(page.locator(".react-flow__node").first()).toBeVisible();
     await expectAccessible(page, `session (${theme})`);

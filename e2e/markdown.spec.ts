@@ -56,7 +56,10 @@ test("markdown: a code reply is highlighted and its copy button puts the code on
   await expect(link).toHaveAttribute("rel", /noopener noreferrer/);
 
   await block.getByRole("button", { name: "Copy Code" }).click();
-  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(CODE);
+  // The block's text exactly (a final newline is the only thing allowed to differ).
+  await expect
+    .poll(async () => (await page.evaluate(() => navigator.clipboard.readText())).trimEnd())
+    .toBe(CODE);
 
   // The page is rendered on the server: the code block is in the HTML before any script runs.
   const html = await (await page.request.get(page.url())).text();

@@ -9,22 +9,32 @@ export interface AccountMenuProps {
   /** False in single-user mode: there is nobody to sign out. */
   readonly accounts: boolean;
   readonly isAdmin: boolean;
+  /** The chat header's form: the name links to the account page; no admin link. */
+  readonly compact?: boolean;
 }
 
 /** The signed-in user in the header: account settings, the admin page, sign-out. */
-export function AccountMenu({ name, accounts, isAdmin }: AccountMenuProps) {
+export function AccountMenu({ name, accounts, isAdmin, compact = false }: AccountMenuProps) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   if (!accounts) return null;
   return (
     <nav className="account-menu" aria-label="Account">
-      <span className="account-name" title="Signed in">
-        {name}
-      </span>
-      <Link className="btn btn-quiet" href="/account">
-        Account
-      </Link>
-      {isAdmin && (
+      {compact ? (
+        <Link className="btn btn-quiet account-name" href="/account" title="Your account">
+          {name}
+        </Link>
+      ) : (
+        <>
+          <span className="account-name" title="Signed in">
+            {name}
+          </span>
+          <Link className="btn btn-quiet" href="/account">
+            Account
+          </Link>
+        </>
+      )}
+      {isAdmin && !compact && (
         <Link className="btn btn-quiet" href="/admin">
           Admin
         </Link>

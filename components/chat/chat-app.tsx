@@ -121,7 +121,7 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
         </button>
         <SearchButton />
         <ThemeToggle />
-        <AccountMenu {...account} />
+        <AccountMenu {...account} compact />
       </header>
       <main className="chat-main">
         <section className="chat-pane">

@@ -75,6 +75,10 @@ export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => 
     } else if (e.key === "Enter") {
       e.preventDefault();
       choose(results[current]);
+    } else if (e.key === "Escape") {
+      // A search field's own Escape only clears it; here one Escape closes the dialog.
+      e.preventDefault();
+      onClose();
     }
   };
 
