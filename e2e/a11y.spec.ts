@@ -15,7 +15,7 @@ async function expectAccessible(page: Page, what: string) {
   expect(bad).toEqual([]);
 }
 
-test("accessibility: home, session, settings and search pass axe in both themes", async ({
+test("[R112] accessibility: home, session, settings and search pass axe in both themes", async ({
   page,
 }) => {
   await page.goto("/");
@@ -59,7 +59,7 @@ test("accessibility: home, session, settings and search pass axe in both themes"
   }
 });
 
-test("narrow screens: the graph is a drawer and the transcript takes the width", async ({
+test("[R112] narrow screens: the graph is a drawer and the transcript takes the width", async ({
   page,
 }) => {
   await page.setViewportSize({ width: 640, height: 900 });

@@ -41,7 +41,7 @@ function shape(ledger: {
     .sort((a, b) => a.seq - b.seq);
 }
 
-test("search: a word from an old session, on a dead branch, opens the session at that node", async ({
+test("[R104] search: a word from an old session, on a dead branch, opens the session at that node", async ({
   page,
 }, testInfo) => {
   const id = await newSession(page, "Ferry planning");
@@ -134,7 +134,7 @@ test("history: rename, export and re-import give the same graph", async ({ page,
   expect(rows(b)).toEqual(rows(a));
 });
 
-test("history: a ChatGPT export imports with its edits and regenerations as branches", async ({
+test("[R94] history: a ChatGPT export imports with its edits and regenerations as branches", async ({
   page,
 }, testInfo) => {
   await page.goto("/");

@@ -22,7 +22,7 @@ const REPLY = [
   "It runs in $$O(n)$$ time; see [the docs](https://docs.python.org/3/).",
 ].join("\n");
 
-test("markdown: a code reply is highlighted and its copy button puts the code on the clipboard", async ({
+test("[R111] markdown: a code reply is highlighted and its copy button puts the code on the clipboard", async ({
   page,
 }, testInfo) => {
   await fetch(`${FAKE_OPENAI_URL}/_control/reset`, { method: "POST" });
@@ -68,7 +68,7 @@ test("markdown: a code reply is highlighted and its copy button puts the code on
   await saveScreenshot(page, testInfo, "session-code");
 });
 
-test("dark mode: the toggle switches the theme, the graph and the code follow, and it survives a reload", async ({
+test("[R112] dark mode: the toggle switches the theme, the graph and the code follow, and it survives a reload", async ({
   page,
 }, testInfo) => {
   await fetch(`${FAKE_OPENAI_URL}/_control/reset`, { method: "POST" });

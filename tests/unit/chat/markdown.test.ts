@@ -7,7 +7,7 @@ const html = (text: string, streaming = false) =>
   renderToString(createElement(Markdown, { text, streaming }));
 
 describe("model output renders as sanitised markdown (issue 12)", () => {
-  it("drops scripts, event handlers and javascript: links", () => {
+  it("[R110] drops scripts, event handlers and javascript: links", () => {
     const out = html(
       'Hi <script>alert(1)</script><b onclick="alert(2)">x</b> [go](javascript:alert(3)) <iframe src="https://evil.example"></iframe>',
     );
@@ -17,7 +17,7 @@ describe("model output renders as sanitised markdown (issue 12)", () => {
     expect(out).not.toContain("<iframe");
   });
 
-  it("never loads an image: remote and data images are blocked", () => {
+  it("[R110] never loads an image: remote and data images are blocked", () => {
     const out = html(
       "![leak](https://evil.example/x.png?q=secret) ![d](data:image/png;base64,AAAA) <img src=https://evil.example/y.png>",
     );
@@ -25,14 +25,14 @@ describe("model output renders as sanitised markdown (issue 12)", () => {
     expect(out).not.toContain("evil.example/x.png");
   });
 
-  it("opens links in a new tab with no opener and no referrer", () => {
+  it("[R110] opens links in a new tab with no opener and no referrer", () => {
     const out = html("see [the docs](https://example.com/docs)");
     expect(out).toMatch(/<a[^>]*href="https:\/\/example.com\/docs"/);
     expect(out).toContain('target="_blank"');
     expect(out).toContain('rel="noopener noreferrer nofollow"');
   });
 
-  it("renders tables, code blocks and math", () => {
+  it("[R110] renders tables, code blocks and math", () => {
     const out = html(
       "| a | b |\n|---|---|\n| 1 | 2 |\n\n```ts\nconst x: number = 1;\n```\n\n$$e^{i\\pi}+1=0$$",
     );
@@ -42,7 +42,7 @@ describe("model output renders as sanitised markdown (issue 12)", () => {
     expect(out).toContain("katex");
   });
 
-  it("repairs unterminated markdown while it streams", () => {
+  it("[R110] repairs unterminated markdown while it streams", () => {
     const out = html("This is **bold and still stream", true);
     expect(out).toContain('data-streamdown="strong"');
     expect(out).not.toContain("**");
