@@ -2,6 +2,7 @@
 
 import { useActionState, useTransition } from "react";
 import { createUserAction, setDisabledAction, type AdminResult } from "@/app/admin/actions";
+import { LocalTime } from "@/components/ui/local-time";
 
 export interface UserRow {
   readonly id: string;
@@ -11,8 +12,6 @@ export interface UserRow {
   readonly disabled: boolean;
   readonly createdAt: string;
 }
-
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
 /** The admin's list of accounts, with create and disable. */
 export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfId: string }) {
@@ -41,7 +40,9 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
                 <td>{u.name}</td>
                 <td>{u.email}</td>
                 <td>{u.role ?? "user"}</td>
-                <td>{when.format(new Date(u.createdAt))}</td>
+                <td>
+                  <LocalTime iso={u.createdAt} format="date" />
+                </td>
                 <td>
                   {u.id === selfId ? (
                     "you"

@@ -2,12 +2,11 @@
 
 import { useState, type FormEvent } from "react";
 import type { ApiKeyInfo } from "@/lib/store/api-key-store";
+import { LocalTime } from "@/components/ui/local-time";
 
 interface ApiError {
   error?: { message?: string };
 }
-
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 /** Personal API keys: create (shown once), list, revoke. */
 export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
@@ -101,8 +100,10 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
                 <td>
                   <code>{k.prefix}…</code>
                 </td>
-                <td>{when.format(new Date(k.createdAt))}</td>
-                <td>{k.lastUsedAt ? when.format(new Date(k.lastUsedAt)) : "never"}</td>
+                <td>
+                  <LocalTime iso={k.createdAt} />
+                </td>
+                <td>{k.lastUsedAt ? <LocalTime iso={k.lastUsedAt} /> : "never"}</td>
                 <td>
                   <button
                     className="btn"

@@ -66,7 +66,10 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
   useEffect(() => {
     if (!narrow || !drawerOpen) return;
     const close = (e: KeyboardEvent) => {
-      if (e.key === "Escape") setDrawerOpen(false);
+      // An Escape another control used (the search field, an open dialog) is not for us.
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      if (document.querySelector("dialog[open]")) return;
+      setDrawerOpen(false);
     };
     window.addEventListener("keydown", close);
     return () => window.removeEventListener("keydown", close);

@@ -13,13 +13,13 @@ export function ContextMeter() {
   return (
     <div
       className={`meter meter-${level}`}
-      title={`${tokens.toLocaleString()} of ${window.toLocaleString()} tokens in context${summarised ? " (a summary stands in for earlier turns)" : ""}. Auto-compaction at 80%.${model.notice ? ` ${model.notice}` : ""}`}
+      title={`${tokens.toLocaleString("en")} of ${window.toLocaleString("en")} tokens in context${summarised ? " (a summary stands in for earlier turns)" : ""}. Auto-compaction at 80%.${model.notice ? ` ${model.notice}` : ""}`}
       role="meter"
       aria-label="Context usage"
       aria-valuemin={0}
       aria-valuemax={window}
       aria-valuenow={Math.min(tokens, window)}
-      aria-valuetext={`${Math.round(share * 100)}% of the context window: ${tokens.toLocaleString()} of ${window.toLocaleString()} tokens`}
+      aria-valuetext={`${Math.round(share * 100)}% of the context window: ${tokens.toLocaleString("en")} of ${window.toLocaleString("en")} tokens`}
     >
       <div className="meter-bar" aria-hidden="true">
         <div
@@ -29,7 +29,7 @@ export function ContextMeter() {
         <div className="meter-mark" />
       </div>
       <span className="meter-text" aria-hidden="true">
-        {Math.round(share * 100)}% · {tokens.toLocaleString()} / {window.toLocaleString()}
+        {Math.round(share * 100)}% · {tokens.toLocaleString("en")} / {window.toLocaleString("en")}
       </span>
     </div>
   );

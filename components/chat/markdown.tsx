@@ -62,13 +62,15 @@ export const Markdown = memo(function Markdown({
 }) {
   const root = useRef<HTMLDivElement>(null);
   // A code block scrolls on its own; keyboard users must be able to reach it to scroll it.
+  // Once the reply is complete: no DOM walk per streamed token.
   useEffect(() => {
+    if (streaming) return;
     for (const body of root.current?.querySelectorAll<HTMLElement>(
       '[data-streamdown="code-block-body"]:not([tabindex])',
     ) ?? []) {
       body.tabIndex = 0;
     }
-  });
+  }, [streaming, text]);
   return (
     <div ref={root} className={s.root}>
       <Streamdown

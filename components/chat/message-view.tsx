@@ -135,7 +135,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
         <div className="msg-body msg-plain">{node.content}</div>
       ) : node.kind === "tool" ? (
         <details className="msg-tool">
-          <summary>Result ({node.content.length.toLocaleString()} characters)</summary>
+          <summary>Result ({node.content.length.toLocaleString("en")} characters)</summary>
           <Markdown text={node.content} />
         </details>
       ) : (

@@ -165,7 +165,7 @@ export function useSessionActions() {
             .getState()
             .setNotice(
               r.notice ??
-                `Compacted ${r.coveredCount} turns: context ${r.tokensBefore.toLocaleString()} → ${r.tokensAfter.toLocaleString()} tokens.`,
+                `Compacted ${r.coveredCount} turns: context ${r.tokensBefore.toLocaleString("en")} → ${r.tokensAfter.toLocaleString("en")} tokens.`,
             );
         }),
       task: (prompt: string) =>

@@ -6,12 +6,12 @@ import { listSessionsPage } from "@/app/actions";
 import type { SessionListItem } from "@/lib/store/session-store";
 import { DeleteSessionButton } from "./delete-session-button";
 import s from "./home.module.css";
+import { LocalTime } from "@/components/ui/local-time";
 
 export interface SessionListProps {
   readonly first: { sessions: readonly SessionListItem[]; nextCursor: string | null };
 }
 
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 const plural = (n: number, one: string) =>
   `${n.toLocaleString("en")} ${one}${n === 1 ? "" : one.endsWith("h") ? "es" : "s"}`;
 
@@ -41,15 +41,20 @@ export function SessionList({ first }: SessionListProps) {
       setCursor(page.value.nextCursor);
     });
 
+  // The filter asks the server once typing pauses, not per keystroke.
+  const typed = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(typed.current), []);
+
   useEffect(() => {
     const el = sentinel.current;
-    if (!el || cursor === null) return;
+    // After a failed page the button retries; scrolling does not hammer the server.
+    if (!el || cursor === null || error !== null) return;
     const seen = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting) && !pending) load(query, cursor);
     });
     seen.observe(el);
     return () => seen.disconnect();
-  }, [cursor, query, pending]);
+  }, [cursor, query, pending, error]);
 
   const filtered = query.trim() !== "";
   return (
@@ -63,8 +68,10 @@ export function SessionList({ first }: SessionListProps) {
           value={query}
           maxLength={200}
           onChange={(e) => {
-            setQuery(e.target.value);
-            load(e.target.value, null);
+            const q = e.target.value;
+            setQuery(q);
+            clearTimeout(typed.current);
+            typed.current = setTimeout(() => load(q, null), 250);
           }}
         />
       </div>
@@ -87,7 +94,7 @@ export function SessionList({ first }: SessionListProps) {
                   <span className={s.counts}>
                     {plural(row.nodeCount, "node")} · {plural(row.branchCount, "branch")}
                   </span>
-                  <span className="session-when">{when.format(new Date(row.updatedAt))}</span>
+                  <LocalTime className="session-when" iso={row.updatedAt} />
                 </span>
               </Link>
               <DeleteSessionButton

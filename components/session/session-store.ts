@@ -177,7 +177,7 @@ export function createSessionStore(init: {
         case "compaction_finished":
           if (event.trigger !== "manual") {
             s.setNotice(
-              `The oldest ${event.counts.covered} turns were summarised to stay inside the context window (${event.tokensBefore.toLocaleString()} → ${event.tokensAfter.toLocaleString()} tokens).`,
+              `The oldest ${event.counts.covered} turns were summarised to stay inside the context window (${event.tokensBefore.toLocaleString("en")} → ${event.tokensAfter.toLocaleString("en")} tokens).`,
             );
           }
           return true;

@@ -1,6 +1,6 @@
 import { isEngineError } from "../engine/errors";
 import type { SessionId } from "../engine/ids";
-import { cleanModelTitle, titleFromMessage } from "../engine/session-title";
+import { cleanModelTitle, titleFromMessage, UNTITLED } from "../engine/session-title";
 import type { LedgerNode, SessionRecord } from "../engine/types";
 import type { EventBus } from "../events/session-event";
 import { collectStream } from "../llm/collect-stream";
@@ -34,7 +34,8 @@ export class SessionTitler {
    * spares sessions that already have a title the work; the write checks again.
    */
   afterReply(session: SessionRecord, reply: LedgerNode): void {
-    if (session.meta.titleSource !== undefined || reply.status !== "complete") return;
+    const untitled = session.meta.titleSource === undefined && session.title === UNTITLED;
+    if (!untitled || reply.status !== "complete") return;
     if (this.running.has(session.id)) return;
     const job = this.title(session.id, reply)
       .catch((e: unknown) => {

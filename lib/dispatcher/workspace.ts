@@ -120,10 +120,18 @@ export class Workspace {
       nodeId,
     );
     if (target === null) return { session, focusId: null };
-    const moved = target.checkoutId
-      ? await this.deps.dispatcher.checkout(id, target.checkoutId)
-      : session;
-    return { session: moved, focusId: target.focusId };
+    if (!target.checkoutId) return { session, focusId: target.focusId };
+    try {
+      const moved = await this.deps.dispatcher.checkout(id, target.checkoutId);
+      return { session: moved, focusId: target.focusId };
+    } catch (e) {
+      // The branch went away (another tab deleted it) between the read and the checkout:
+      // the session opens as it is, like a stale link.
+      if (isEngineError(e) && (e.code === "node_not_found" || e.code === "node_not_checkoutable")) {
+        return { session: await this.open(id), focusId: null };
+      }
+      throw e;
+    }
   }
 
   /** A new session; `systemPrompt` becomes its ROOT ([R106]), a `title` is the user's. */

@@ -21,12 +21,21 @@ function capAtWord(text: string, max: number): string {
 }
 
 /**
+ * Text without control and format characters (NUL, bidi overrides, zero-width marks): a
+ * title is shown in lists and search, and PostgreSQL refuses NUL. Line breaks stay, as the
+ * callers split on them.
+ */
+function visible(text: string): string {
+  return text.replace(/(?![\t\n\r])[\p{Cc}\p{Cf}]/gu, "");
+}
+
+/**
  * The automatic title the offline model gives a session: the first non-empty line of its
  * first user message, whitespace collapsed, at most {@link AUTO_TITLE_MAX_CHARS} characters
  * cut at a word boundary with an ellipsis. {@link UNTITLED} when there is no text.
  */
 export function titleFromMessage(text: string): string {
-  const line = text
+  const line = visible(text)
     .split(/\r?\n/)
     .map((l) => l.replace(/\s+/g, " ").trim())
     .find((l) => l !== "");
@@ -40,7 +49,7 @@ export function titleFromMessage(text: string): string {
  */
 export function cleanModelTitle(raw: string): string {
   const line =
-    raw
+    visible(raw)
       .split(/\r?\n/)
       .map((l) => l.trim())
       .find((l) => l !== "") ?? "";

@@ -428,14 +428,16 @@ export class SessionStore {
 
   /**
    * Writes an automatic title — a compare-and-swap under the write lock: only while the
-   * session is still untitled (no `titleSource`), so a rename that landed while the title was
-   * being generated wins. Returns the session as written, or null when nothing was.
+   * session is still untitled (no `titleSource` and still called "New chat"), so a rename
+   * that landed while the title was being generated wins, and so does a title given before
+   * `titleSource` existed (those sessions have no marker). Returns the session as written,
+   * or null when nothing was.
    */
   async setAutoTitle(id: SessionId, title: string): Promise<SessionRecord | null> {
     const written = await this.write(async (tx) => {
       const row = await this.lockSession(tx, id);
       const meta = sessionFromRow(row).meta;
-      if (meta.titleSource !== undefined) return false;
+      if (meta.titleSource !== undefined || row.title !== UNTITLED) return false;
       const next: SessionMeta = { ...meta, titleSource: "auto" };
       await tx.session.update({ where: { id }, data: { title, meta: encodeJson(next) } });
       return true;

@@ -138,6 +138,15 @@ describeEachDatabase("[R105–R109] sessions: titles, system prompts, the list",
       await send(id, "After the import");
       await titlesSettled();
       expect(await get(id)).toMatchObject({ title: "My plans", meta: { titleSource: "user" } });
+
+      // A session titled before `titleSource` existed has no marker: its title is kept too.
+      const older = await create({ title: "Tax 2025" });
+      await store.updateMeta(older.id, ({ titleSource: _dropped, ...meta }) => meta);
+      expect((await get(older.id)).meta.titleSource).toBeUndefined();
+      await send(older.id, "A question for an old session");
+      await titlesSettled();
+      expect((await get(older.id)).title).toBe("Tax 2025");
+      expect(await store.setAutoTitle(older.id, "Not this")).toBeNull();
     });
 
     it("[R106] a system prompt given at creation is the ROOT the model reads; bad input is 400", async () => {

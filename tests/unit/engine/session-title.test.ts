@@ -7,6 +7,11 @@ import {
 } from "@/lib/engine/session-title";
 
 describe("[R105] automatic titles", () => {
+  it("[R105] control and format characters never reach a title", () => {
+    expect(cleanModelTitle("Trip\u0000 to \u202eLisbon\u200b")).toBe("Trip to Lisbon");
+    expect(titleFromMessage("Hello\u0007\tworld\u2066")).toBe("Hello world");
+  });
+
   it("[R105] the offline title is the first line, cut at a word boundary with an ellipsis", () => {
     expect(titleFromMessage("  \n  Plan a trip to Lisbon \n and more")).toBe(
       "Plan a trip to Lisbon",

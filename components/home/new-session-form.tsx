@@ -1,0 +1,67 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { newSessionAction } from "@/app/actions";
+import { SYSTEM_PROMPT_MAX_CHARS, TITLE_MAX_CHARS } from "@/lib/http/schemas";
+import s from "./home.module.css";
+
+/**
+ * A new session, with an optional title and system prompt. Refused input (a prompt past
+ * the cap once its line breaks are counted, a NUL) is shown here and nothing typed is lost.
+ */
+export function NewSessionForm() {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className={s.create}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        const text = (name: string) => {
+          const value = form.get(name);
+          return typeof value === "string" && value.trim() !== "" ? value : undefined;
+        };
+        setBusy(true);
+        setError(null);
+        const result = await newSessionAction({
+          title: text("title"),
+          systemPrompt: text("systemPrompt"),
+        });
+        if (!result.ok) {
+          setBusy(false);
+          setError(result.error.message);
+          return;
+        }
+        router.push(`/s/${result.value.id}`);
+      }}
+    >
+      <input
+        name="title"
+        placeholder="Title (optional: named after the first reply)"
+        aria-label="New session title"
+        maxLength={TITLE_MAX_CHARS}
+      />
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        New session
+      </button>
+      <details className={s.prompt}>
+        <summary>System prompt</summary>
+        <textarea
+          name="systemPrompt"
+          rows={4}
+          maxLength={SYSTEM_PROMPT_MAX_CHARS}
+          aria-label="System prompt"
+          placeholder="You are a helpful assistant. (the default when left empty)"
+        />
+      </details>
+      {error && (
+        <p className={s.error} role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
