@@ -86,6 +86,9 @@ test("history: rename, export and re-import give the same graph", async ({ page,
   await reply.hover();
   await reply.getByRole("button", { name: "Retry" }).click();
   await expect(page.locator("article.msg-assistant .siblings-count")).toHaveText("2/2");
+  // The retried reply streams; the composer takes the next message once it is sealed.
+  await expect(page.locator(".msg-status.streaming")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
   await send(page, "Second question on the retried branch");
 
   await page.getByRole("button", { name: "Session menu" }).click();
