@@ -17,7 +17,10 @@ for (const line of log.split("\n")) {
     vitest.skipped += Number(/(\d+) skipped/.exec(v[1])?.[1] ?? 0);
     continue;
   }
-  const p = /^\s*(\d+) (passed|failed|skipped|flaky|did not run)(?: \([\d.]+(?:ms|s|m|h)\))?\s*$/.exec(line);
+  const p =
+    /^\s*(\d+) (passed|failed|skipped|flaky|did not run)(?: \([\d.]+(?:ms|s|m|h)\))?\s*$/.exec(
+      line,
+    );
   if (p) {
     playwright.runs++;
     const n = Number(p[1]);
