@@ -31,13 +31,24 @@ export function searchTerms(query: string): SearchTerms {
   return { words, prefixLast: last !== undefined && [...last].length >= 2 };
 }
 
-/** The FTS5 MATCH expression: every word a quoted string, all within the `column`. */
-export function fts5Match(terms: SearchTerms, column: "content" | "title"): string {
+/** The FTS5 MATCH expression: the owner's key, and every word a quoted string within `column`. */
+export function fts5Match(
+  terms: SearchTerms,
+  column: "content" | "title",
+  ownerId: string,
+): string {
   const quoted = terms.words.map((w, i) => {
     const star = terms.prefixLast && i === terms.words.length - 1 ? "*" : "";
     return `"${w.replaceAll('"', '""')}"${star}`;
   });
-  return `{${column}} : (${quoted.join(" ")})`;
+  // The owner's key as the search migration writes it (SQLite's hex() of the UTF-8 text):
+  // FTS5 narrows to the caller's rows before ranking.
+  const owner = Array.from(new TextEncoder().encode(ownerId), (b) =>
+    b.toString(16).padStart(2, "0"),
+  )
+    .join("")
+    .toUpperCase();
+  return `{owner_key} : "${owner}" AND {${column}} : (${quoted.join(" ")})`;
 }
 
 /** The `to_tsquery` text: every word a quoted lexeme, joined by `&`. */

@@ -54,7 +54,7 @@ export function nodeMatches(
       FROM "node_fts"
       JOIN "Node" n ON n."id" = "node_fts"."node_id"
       JOIN "Session" s ON s."id" = n."sessionId"
-     WHERE "node_fts" MATCH ${fts5Match(terms, "content")} AND s."ownerId" = ${ownerId}
+     WHERE "node_fts" MATCH ${fts5Match(terms, "content", ownerId)} AND s."ownerId" = ${ownerId}
      ORDER BY bm25("node_fts"), n."createdAt" DESC, n."id" DESC
      LIMIT ${limit} OFFSET ${offset}`;
 }
@@ -79,7 +79,7 @@ export function titleMatches(
     SELECT s."id", s."title", s."updatedAt"
       FROM "session_fts"
       JOIN "Session" s ON s."id" = "session_fts"."session_id"
-     WHERE "session_fts" MATCH ${fts5Match(terms, "title")} AND s."ownerId" = ${ownerId}
+     WHERE "session_fts" MATCH ${fts5Match(terms, "title", ownerId)} AND s."ownerId" = ${ownerId}
      ORDER BY bm25("session_fts"), s."updatedAt" DESC, s."id" DESC
      LIMIT ${limit}`;
 }

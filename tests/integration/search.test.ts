@@ -374,6 +374,25 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
       (await search.search(asOwnerId("importing:x"), "narwhal", { limit: 5 })).results,
     ).toEqual([]);
   });
+
+  it("[R101] a session that changes hands is found by its new owner only", async () => {
+    const { database, store } = await services();
+    const search = new SearchStore(database);
+    const made = await store.createSession({
+      title: "Kingfisher sightings",
+      ownerId: asOwnerId("local"),
+    });
+    expect(
+      (await search.search(asOwnerId("local"), "kingfisher", { limit: 5 })).results,
+    ).toHaveLength(1);
+    // The first account adopts the single-user sessions.
+    await store.adoptLocalSessions(asOwnerId("adopter-1"));
+    const found = await search.search(asOwnerId("adopter-1"), "kingfisher", { limit: 5 });
+    expect(found.results.map((h) => h.sessionId)).toEqual([made.id]);
+    expect((await search.search(asOwnerId("local"), "kingfisher", { limit: 5 })).results).toEqual(
+      [],
+    );
+  });
 });
 
 describeEachDatabase("[R100] the search migration", (kind) => {

@@ -21,8 +21,8 @@ describe("[R102] user text becomes quoted words, never query syntax", () => {
   it("[R102] operators become plain quoted words; quotes, stars and colons vanish", () => {
     const terms = searchTerms('NEAR(a b) OR c* title:"x" NOT y & z | !w');
     expect(terms.words).toEqual(["near", "a", "b", "or", "c", "title", "x", "not", "y", "z", "w"]);
-    expect(fts5Match(terms, "content")).toBe(
-      '{content} : ("near" "a" "b" "or" "c" "title" "x" "not" "y" "z" "w")',
+    expect(fts5Match(terms, "content", "u1")).toBe(
+      '{owner_key} : "7531" AND {content} : ("near" "a" "b" "or" "c" "title" "x" "not" "y" "z" "w")',
     );
     expect(tsQuery(terms)).toBe(
       "'near' & 'a' & 'b' & 'or' & 'c' & 'title' & 'x' & 'not' & 'y' & 'z' & 'w'",
@@ -32,7 +32,9 @@ describe("[R102] user text becomes quoted words, never query syntax", () => {
   it("[R102] the last word is also a prefix once it has two characters", () => {
     const terms = searchTerms("borrow che");
     expect(terms.prefixLast).toBe(true);
-    expect(fts5Match(terms, "title")).toBe('{title} : ("borrow" "che"*)');
+    expect(fts5Match(terms, "title", "importing:é")).toBe(
+      '{owner_key} : "696D706F7274696E673AC3A9" AND {title} : ("borrow" "che"*)',
+    );
     expect(tsQuery(terms)).toBe("'borrow' & 'che':*");
     expect(searchTerms("borrow c").prefixLast).toBe(false);
   });
