@@ -1,5 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { newSession } from "./support/session";
 
 /** axe-core over the page as it stands: no serious or critical WCAG 2.1 A/AA violation. */
 async function expectAccessible(page: Page, what: string) {
@@ -18,10 +19,7 @@ async function expectAccessible(page: Page, what: string) {
 test("[R112] accessibility: home, session, settings and search pass axe in both themes", async ({
   page,
 }) => {
-  await page.goto("/");
-  await page.getByLabel("New session title").fill("Accessible session");
-  await page.getByRole("button", { name: "New session" }).click();
-  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
+  await newSession(page, "Accessible session");
   const session = page.url();
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill("Is this readable with a screen reader?");
@@ -63,10 +61,7 @@ test("[R112] narrow screens: the graph is a drawer and the transcript takes the 
   page,
 }) => {
   await page.setViewportSize({ width: 640, height: 900 });
-  await page.goto("/");
-  await page.getByLabel("New session title").fill("Narrow screen");
-  await page.getByRole("button", { name: "New session" }).click();
-  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
+  await newSession(page, "Narrow screen");
 
   const graph = page.getByRole("dialog", { name: "Conversation graph" });
   await expect(graph).toHaveCount(0);

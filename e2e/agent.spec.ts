@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { FAKE_OPENAI_URL } from "./support/servers";
+import { newSession } from "./support/session";
 
 /** Scripts the next replies of the OpenAI-protocol test server. */
 async function script(...behaviours: unknown[]) {
@@ -15,10 +16,7 @@ async function script(...behaviours: unknown[]) {
 test("agent: the model calls task; the sub-agent card shows, then the answer; its branch opens", async ({
   page,
 }, testInfo) => {
-  await page.goto("/");
-  await page.getByLabel("New session title").fill("E2E agent");
-  await page.getByRole("button", { name: "New session" }).click();
-  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
+  await newSession(page, "E2E agent");
 
   // Tools on for this session (the test model is unknown to the registry: off by default).
   await page.getByRole("button", { name: "Settings" }).click();

@@ -1,24 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { ADMIN_STATE } from "./support/admin";
-
-async function newSession(page: Page, title: string): Promise<string> {
-  await page.goto("/");
-  await page.getByLabel("New session title").fill(title);
-  await page.getByRole("button", { name: "New session" }).click();
-  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
-  return page.url().split("/s/")[1] ?? "";
-}
-
-async function send(page: Page, text: string) {
-  const box = page.getByLabel("Message");
-  await box.fill(text);
-  await box.press("Enter");
-  // The offline model's reply names the last user message; wait until it is sealed.
-  await expect(page.locator("article.msg-assistant").last()).toContainText(text.slice(0, 40));
-  await expect(page.locator(".msg-status.streaming")).toHaveCount(0);
-  // The turn is over once the composer offers Send again (the page has caught up).
-  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
-}
+import { newSession, send } from "./support/session";
 
 test("chat: send, stream, retry with sibling navigation, edit, graph and provenance", async ({
   page,

@@ -1,22 +1,7 @@
 import { readFileSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { saveScreenshot } from "./support/screenshots";
-
-async function newSession(page: Page, title: string): Promise<string> {
-  await page.goto("/");
-  await page.getByLabel("New session title").fill(title);
-  await page.getByRole("button", { name: "New session" }).click();
-  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
-  return page.url().split("/s/")[1] ?? "";
-}
-
-async function send(page: Page, text: string) {
-  const box = page.getByRole("textbox", { name: "Message" });
-  await box.fill(text);
-  await box.press("Enter");
-  await expect(page.locator("article.msg-assistant").last()).toContainText(text.slice(0, 30));
-  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
-}
+import { newSession, send } from "./support/session";
 
 /** A ledger's shape without its ids: each node's kind, status, content and parent's seq. */
 function shape(ledger: {

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { FAKE_OPENAI_URL } from "./support/servers";
 import { saveScreenshot } from "./support/screenshots";
+import { newSession } from "./support/session";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
@@ -33,10 +34,7 @@ test("[R111] markdown: a code reply is highlighted and its copy button puts the 
   });
   expect(scripted.ok).toBe(true);
 
-  await page.goto("/");
-  await page.getByLabel("New session title").fill("Fibonacci in Python");
-  await page.getByRole("button", { name: "New session" }).click();
-  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
+  await newSession(page, "Fibonacci in Python");
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill("Write fib in Python, with a table of values.");
   await box.press("Enter");
@@ -77,10 +75,7 @@ test("[R112] dark mode: the toggle switches the theme, the graph and the code fo
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ behaviours: [{ kind: "reply", text: REPLY }] }),
   });
-  await page.goto("/");
-  await page.getByLabel("New session title").fill("Dark mode");
-  await page.getByRole("button", { name: "New session" }).click();
-  await page.waitForURL(/\/s\/[0-9A-Z]+$/);
+  await newSession(page, "Dark mode");
   await page.getByRole("textbox", { name: "Message" }).fill("Fibonacci, in the dark.");
   await page.getByRole("textbox", { name: "Message" }).press("Enter");
   await expect(page.locator('[data-streamdown="code-block"]')).toBeVisible();

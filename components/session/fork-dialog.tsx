@@ -3,6 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useId, useState, type RefObject } from "react";
 import { forkSessionAction } from "@/app/s/[id]/actions";
+import { SYSTEM_PROMPT_MAX_CHARS } from "@/lib/http/schemas";
+import { formText, MenuDialog } from "./menu-dialog";
 import styles from "./session-menu.module.css";
 
 /**
@@ -24,7 +26,6 @@ export function ForkDialog({
   onClosed: () => void;
 }) {
   const router = useRouter();
-  const headingId = useId();
   const promptId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -42,57 +43,34 @@ export function ForkDialog({
   };
 
   return (
-    <dialog
-      ref={dialogRef}
-      className={styles.dialog}
-      aria-labelledby={headingId}
-      onClose={onClosed}
+    <MenuDialog
+      dialogRef={dialogRef}
+      heading="New session with another system prompt"
+      submitLabel={busy ? "Copying…" : "Create session"}
+      busy={busy}
+      error={error}
+      onClosed={onClosed}
+      onSubmit={(form) => {
+        const prompt = formText(form, "systemPrompt");
+        if (prompt !== null) void submit(prompt);
+      }}
     >
-      <form
-        className={styles.dialogForm}
-        onSubmit={(e) => {
-          e.preventDefault();
-          const value = new FormData(e.currentTarget).get("systemPrompt");
-          if (typeof value === "string" && value.trim() !== "") void submit(value.trim());
-        }}
-      >
-        <h2 id={headingId} className={styles.dialogTitle}>
-          New session with another system prompt
-        </h2>
-        <p className={styles.hint}>
-          The messages of this branch are copied under the new prompt; this session is not changed.
-        </p>
-        <label htmlFor={promptId} className={styles.label}>
-          System prompt
-        </label>
-        <textarea
-          key={systemPrompt}
-          id={promptId}
-          name="systemPrompt"
-          className={styles.input}
-          defaultValue={systemPrompt}
-          rows={6}
-          maxLength={32_000}
-          required
-        />
-        {error && (
-          <p className={styles.error} role="alert">
-            {error}
-          </p>
-        )}
-        <div className={styles.dialogActions}>
-          <button
-            type="button"
-            className={styles.secondary}
-            onClick={() => dialogRef.current?.close()}
-          >
-            Cancel
-          </button>
-          <button type="submit" className={styles.primary} disabled={busy}>
-            {busy ? "Copying…" : "Create session"}
-          </button>
-        </div>
-      </form>
-    </dialog>
+      <p className={styles.hint}>
+        The messages of this branch are copied under the new prompt; this session is not changed.
+      </p>
+      <label htmlFor={promptId} className={styles.label}>
+        System prompt
+      </label>
+      <textarea
+        key={systemPrompt}
+        id={promptId}
+        name="systemPrompt"
+        className={styles.input}
+        defaultValue={systemPrompt}
+        rows={6}
+        maxLength={SYSTEM_PROMPT_MAX_CHARS}
+        required
+      />
+    </MenuDialog>
   );
 }

@@ -4,7 +4,9 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import type { SessionRecord } from "@/lib/engine/types";
 import { deleteSessionAction, updateSessionAction } from "@/app/s/[id]/actions";
+import { TITLE_MAX_CHARS } from "@/lib/http/schemas";
 import { ForkDialog } from "./fork-dialog";
+import { formText, MenuDialog } from "./menu-dialog";
 import styles from "./session-menu.module.css";
 
 export interface SessionMenuProps {
@@ -235,57 +237,33 @@ function RenameDialog({
   onSubmit: (title: string) => void;
   onClosed: () => void;
 }) {
-  const headingId = useId();
   const inputId = useId();
   return (
-    <dialog
-      ref={dialogRef}
-      className={styles.dialog}
-      aria-labelledby={headingId}
-      onClose={onClosed}
+    <MenuDialog
+      dialogRef={dialogRef}
+      heading="Rename session"
+      submitLabel="Save"
+      busy={busy}
+      error={error}
+      onClosed={onClosed}
+      onSubmit={(form) => {
+        const value = formText(form, "title");
+        if (value !== null) onSubmit(value);
+      }}
     >
-      <form
-        className={styles.dialogForm}
-        onSubmit={(e) => {
-          e.preventDefault();
-          const value = new FormData(e.currentTarget).get("title");
-          if (typeof value === "string" && value.trim() !== "") onSubmit(value.trim());
-        }}
-      >
-        <h2 id={headingId} className={styles.dialogTitle}>
-          Rename session
-        </h2>
-        <label htmlFor={inputId} className={styles.label}>
-          Title
-        </label>
-        {/* Keyed on the title so each opening starts from the current one. */}
-        <input
-          key={title}
-          id={inputId}
-          name="title"
-          className={styles.input}
-          defaultValue={title}
-          maxLength={200}
-          required
-        />
-        {error && (
-          <p className={styles.error} role="alert">
-            {error}
-          </p>
-        )}
-        <div className={styles.dialogActions}>
-          <button
-            type="button"
-            className={styles.secondary}
-            onClick={() => dialogRef.current?.close()}
-          >
-            Cancel
-          </button>
-          <button type="submit" className={styles.primary} disabled={busy}>
-            Save
-          </button>
-        </div>
-      </form>
-    </dialog>
+      <label htmlFor={inputId} className={styles.label}>
+        Title
+      </label>
+      {/* Keyed on the title so each opening starts from the current one. */}
+      <input
+        key={title}
+        id={inputId}
+        name="title"
+        className={styles.input}
+        defaultValue={title}
+        maxLength={TITLE_MAX_CHARS}
+        required
+      />
+    </MenuDialog>
   );
 }

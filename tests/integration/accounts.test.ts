@@ -3,7 +3,7 @@ import { openApiDocument } from "@/lib/http/openapi";
 import { SIGN_IN_LIMITS } from "@/lib/auth/throttle";
 import { services } from "@/lib/server/services";
 import { describeEachDatabase } from "./support/databases";
-import { ORIGIN, useApp, type Routes } from "./support/routes";
+import { cookieOf, ORIGIN, useApp, type Routes } from "./support/routes";
 
 /**
  * Accounts, ownership and the edge (docs/security.md), through the real route handlers on
@@ -13,14 +13,6 @@ import { ORIGIN, useApp, type Routes } from "./support/routes";
  */
 
 const PASSWORD = "correct horse battery";
-
-/** The `Cookie` header a browser would send back after these `Set-Cookie`s. */
-function cookieOf(headers: Headers): string {
-  return headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
 
 describeEachDatabase("[R76] accounts and ownership", (kind) => {
   let routes: Routes;

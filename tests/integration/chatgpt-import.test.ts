@@ -1,12 +1,10 @@
 import { readFileSync } from "node:fs";
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
 import { beforeAll, expect, it } from "vitest";
-import { openApiDocument } from "@/lib/http/openapi";
 import type { ChatGptImportResult } from "@/lib/http/schemas";
 import { services } from "@/lib/server/services";
 import { describeEachDatabase } from "./support/databases";
 import { useApp, type Routes } from "./support/routes";
+import { expectSchema } from "./support/openapi-schema";
 
 /**
  * Issue 12 through the real route handlers on SQLite and PostgreSQL: a ChatGPT export
@@ -15,14 +13,6 @@ import { useApp, type Routes } from "./support/routes";
  */
 
 const fixture = (name: string) => readFileSync(`tests/fixtures/chatgpt/${name}.json`, "utf8");
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ $id: "spindle", components: openApiDocument.components });
-function expectSchema(name: string, value: unknown) {
-  const validate = ajv.compile({ $ref: `spindle#/components/schemas/${name}` });
-  expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
-}
 
 interface WireNode {
   id: string;

@@ -1,8 +1,7 @@
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/http/openapi";
 import { ORIGIN, useApp, type Routes } from "./support/routes";
+import { expectSchema } from "./support/openapi-schema";
 
 /**
  * The route handlers themselves, called with real Requests against a real SQLite file and
@@ -15,16 +14,6 @@ let routes: Routes;
 useApp("sqlite", { SPINDLE_AUTH: "off" }, (app) => ({ routes } = app));
 
 const call = (...args: Parameters<Routes["call"]>) => routes.call(...args);
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ $id: "spindle", components: openApiDocument.components });
-
-function expectSchema(name: string, value: unknown) {
-  const validate = ajv.compile({ $ref: `spindle#/components/schemas/${name}` });
-  const valid = validate(value);
-  expect(valid, JSON.stringify(validate.errors)).toBe(true);
-}
 
 describe("[R69] HTTP API", () => {
   it("[R69] the OpenAPI document lists exactly the routes and methods that exist", () => {

@@ -1,10 +1,7 @@
 import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
 import { beforeAll, expect, it } from "vitest";
-import { openApiDocument } from "@/lib/http/openapi";
 import { openDatabase } from "@/lib/db/client";
 import { migrationPaths } from "@/lib/db/paths";
 import { migrationState } from "@/lib/db/migration-status";
@@ -14,7 +11,8 @@ import { accountActor } from "@/lib/auth/actor";
 import { SearchStore } from "@/lib/store/search-store";
 import { applyMigrations, migrationFactory, schemaDrift, status } from "@/scripts/schema-engine";
 import { createDatabase, describeEachDatabase } from "./support/databases";
-import { ORIGIN, useApp, type Routes } from "./support/routes";
+import { cookieOf, ORIGIN, useApp, type Routes } from "./support/routes";
+import { expectSchema } from "./support/openapi-schema";
 
 /**
  * Search across sessions (docs/spec.md, "Search (issue 12)"), through the real route and
@@ -33,18 +31,6 @@ type Hit = {
   snippet: { text: string; hit: boolean }[];
   onHeadSpine: boolean;
 };
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ $id: "spindle", components: openApiDocument.components });
-const validPage = ajv.compile({ $ref: "spindle#/components/schemas/SearchPage" });
-
-function cookieOf(headers: Headers): string {
-  return headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
 
 describeEachDatabase("[R100] search across sessions", (kind) => {
   let routes: Routes;
@@ -90,8 +76,7 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
       undefined,
       { headers: who },
     );
-    if (res.status === 200)
-      expect(validPage(res.json), JSON.stringify(validPage.errors)).toBe(true);
+    if (res.status === 200) expectSchema("SearchPage", res.json);
     return res;
   };
   const hits = async (who: Record<string, string>, q: string) => {

@@ -1,7 +1,4 @@
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { openApiDocument } from "@/lib/http/openapi";
 import { asOwnerId, type SessionId } from "@/lib/engine/ids";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import type { SessionEvent } from "@/lib/events/session-event";
@@ -11,6 +8,7 @@ import { behaviours } from "../support/recording-behaviours";
 import { startRecordingServer } from "../support/recording-server";
 import { describeEachDatabase } from "./support/databases";
 import { useApp, type Routes } from "./support/routes";
+import { expectSchema } from "./support/openapi-schema";
 
 /**
  * Issue 12, through the route handlers on SQLite and PostgreSQL: automatic titles (offline
@@ -23,16 +21,6 @@ const server = await startRecordingServer();
 afterAll(() => server.close());
 
 type WireMessage = { role: string; content: string };
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ $id: "spindle", components: openApiDocument.components });
-
-/** The response validates against the OpenAPI document's schema `name`. */
-function expectSchema(name: string, value: unknown) {
-  const validate = ajv.compile({ $ref: `spindle#/components/schemas/${name}` });
-  expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
-}
 
 /** Resolves with the next event of `type` on the session's channel. */
 async function nextEvent(id: string, type: SessionEvent["type"]): Promise<SessionEvent> {

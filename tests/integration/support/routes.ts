@@ -33,6 +33,14 @@ function apiPath(file: string): string {
   return rel ? `/api/${rel}` : "/api";
 }
 
+/** The `Cookie` header a browser would send back after these `Set-Cookie`s. */
+export function cookieOf(headers: Headers): string {
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
 export interface CallOptions {
   readonly headers?: Record<string, string>;
   /** Raw body text (sent as is) instead of JSON. */
