@@ -7,6 +7,7 @@ import { SessionList } from "@/components/home/session-list";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import s from "@/components/home/home.module.css";
 import { SearchButton } from "@/components/search/search-launcher";
+import page from "@/components/ui/page.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +17,7 @@ export default async function Home() {
   const first = await workspace.list({});
   const { actor } = workspace;
   return (
-    <main className="home">
+    <main className={s.home}>
       <div className={s.topbar}>
         <SearchButton />
         <Link className="btn btn-quiet" href="/import">
@@ -25,13 +26,13 @@ export default async function Home() {
         <ThemeToggle />
         <AccountMenu name={actor.name} accounts={config.auth} isAdmin={actor.isAdmin} />
       </div>
-      <header className="home-header">
-        <h1 className="brand">Spindle</h1>
+      <header className={page.header}>
+        <h1 className={page.brand}>Spindle</h1>
       </header>
-      <p className="tagline">Conversations that branch, fold and remember what the model read.</p>
+      <p className={s.tagline}>Conversations that branch, fold and remember what the model read.</p>
       <NewSessionForm />
       <SessionList first={first} />
-      <p className="status-line">
+      <p className={s.statusLine}>
         Model:{" "}
         <span className="badge">
           {config.openai ? (config.model ?? "openai-compatible") : "offline model"}

@@ -3,6 +3,8 @@ import { redirect } from "next/navigation";
 import { ApiKeys } from "@/components/account/api-keys";
 import { requireViewer } from "@/lib/server/page-auth";
 import { services } from "@/lib/server/services";
+import a from "@/components/account/account.module.css";
+import page from "@/components/ui/page.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -12,11 +14,11 @@ export default async function AccountPage() {
   if (actor.via === "local") redirect("/");
   const { keys } = await services();
   return (
-    <main className="page-narrow">
+    <main className={page.narrow}>
       <PageHeader actor={actor} title="Account" />
-      <section className="panel-card" aria-labelledby="me-title">
+      <section className={a.card} aria-labelledby="me-title">
         <h2 id="me-title">{actor.name}</h2>
-        <p className="auth-note">
+        <p className={a.note}>
           {actor.email}
           {actor.isAdmin ? " · admin" : ""}
         </p>

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { AdminUsers } from "@/components/account/admin-users";
 import { requireViewer } from "@/lib/server/page-auth";
 import { services } from "@/lib/server/services";
+import page from "@/components/ui/page.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +17,7 @@ export default async function AdminPage() {
     select: { id: true, name: true, email: true, role: true, banned: true, createdAt: true },
   });
   return (
-    <main className="page-narrow">
+    <main className={page.narrow}>
       <PageHeader actor={actor} title="Admin" />
       <AdminUsers
         selfId={actor.ownerId}

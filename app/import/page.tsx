@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/account/page-header";
 import { ImportForm } from "@/components/import/import-form";
 import { requireViewer } from "@/lib/server/page-auth";
+import page from "@/components/ui/page.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: "Import · Spindle" };
 export default async function ImportPage() {
   const { actor } = await requireViewer("/import");
   return (
-    <main className="page-narrow">
+    <main className={page.narrow}>
       <PageHeader actor={actor} title="Import" />
       <ImportForm />
     </main>

@@ -4,6 +4,8 @@ import { AuthForm } from "@/components/account/auth-form";
 import { firstRun, viewer } from "@/lib/server/page-auth";
 import { returnTo } from "@/lib/server/return-to";
 import { services } from "@/lib/server/services";
+import a from "@/components/account/account.module.css";
+import page from "@/components/ui/page.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -17,13 +19,13 @@ export default async function SignInPage({
   if (await firstRun()) redirect("/sign-up");
   const { config } = await services();
   return (
-    <main className="auth-page">
-      <h1 className="brand">Spindle</h1>
-      <section className="auth-card" aria-labelledby="sign-in-title">
+    <main className={a.authPage}>
+      <h1 className={page.brand}>Spindle</h1>
+      <section className={a.card} aria-labelledby="sign-in-title">
         <h2 id="sign-in-title">Sign in</h2>
         <AuthForm mode="sign-in" next={next} />
         {config.allowSignup && (
-          <p className="auth-switch">
+          <p className={a.note}>
             No account yet? <Link href="/sign-up">Create one</Link>
           </p>
         )}

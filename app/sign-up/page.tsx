@@ -3,6 +3,8 @@ import { redirect } from "next/navigation";
 import { AuthForm } from "@/components/account/auth-form";
 import { firstRun, viewer } from "@/lib/server/page-auth";
 import { services } from "@/lib/server/services";
+import a from "@/components/account/account.module.css";
+import page from "@/components/ui/page.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -12,12 +14,12 @@ export default async function SignUpPage() {
   const { config } = await services();
   const open = first || config.allowSignup;
   return (
-    <main className="auth-page">
-      <h1 className="brand">Spindle</h1>
-      <section className="auth-card" aria-labelledby="sign-up-title">
+    <main className={a.authPage}>
+      <h1 className={page.brand}>Spindle</h1>
+      <section className={a.card} aria-labelledby="sign-up-title">
         <h2 id="sign-up-title">{first ? "Create the admin account" : "Create an account"}</h2>
         {first && (
-          <p className="auth-note">
+          <p className={a.note}>
             This server has no accounts yet. The first account administers it: it can create and
             disable the accounts of others.
           </p>
@@ -25,12 +27,12 @@ export default async function SignUpPage() {
         {open ? (
           <AuthForm mode="sign-up" next="/" />
         ) : (
-          <p className="auth-note" role="status">
+          <p className={a.note} role="status">
             Sign-up is closed on this server: ask its admin to create your account.
           </p>
         )}
         {!first && (
-          <p className="auth-switch">
+          <p className={a.note}>
             Already have an account? <Link href="/sign-in">Sign in</Link>
           </p>
         )}

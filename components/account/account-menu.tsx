@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { cx } from "@/components/ui/cx";
+import styles from "./account-menu.module.css";
 
 export interface AccountMenuProps {
   readonly name: string;
@@ -19,14 +21,14 @@ export function AccountMenu({ name, accounts, isAdmin, compact = false }: Accoun
   const [busy, setBusy] = useState(false);
   if (!accounts) return null;
   return (
-    <nav className="account-menu" aria-label="Account">
+    <nav className={cx(styles.menu, compact && styles.compact)} aria-label="Account">
       {compact ? (
-        <Link className="btn btn-quiet account-name" href="/account" title="Your account">
+        <Link className={cx("btn btn-quiet", styles.name)} href="/account" title="Your account">
           {name}
         </Link>
       ) : (
         <>
-          <span className="account-name" title="Signed in">
+          <span className={styles.name} title="Signed in">
             {name}
           </span>
           <Link className="btn btn-quiet" href="/account">

@@ -3,6 +3,8 @@
 import { useActionState, useTransition } from "react";
 import { createUserAction, setDisabledAction, type AdminResult } from "@/app/admin/actions";
 import { LocalTime } from "@/components/ui/local-time";
+import { cx } from "@/components/ui/cx";
+import styles from "./account.module.css";
 
 export interface UserRow {
   readonly id: string;
@@ -22,9 +24,9 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
   const [pending, start] = useTransition();
   return (
     <>
-      <section className="panel-card" aria-labelledby="users-title">
+      <section className={styles.card} aria-labelledby="users-title">
         <h2 id="users-title">Accounts</h2>
-        <table className="data-table">
+        <table className={styles.dataTable}>
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -62,9 +64,9 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
           </tbody>
         </table>
       </section>
-      <section className="panel-card" aria-labelledby="create-title">
+      <section className={styles.card} aria-labelledby="create-title">
         <h2 id="create-title">Create an account</h2>
-        <form action={create} className="inline-form">
+        <form action={create} className={styles.inlineForm}>
           <label>
             Name
             <input name="name" required maxLength={100} />
@@ -81,7 +83,7 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
             Create account
           </button>
           {created && (
-            <p className={created.ok ? "auth-note" : "auth-error"} role="status">
+            <p className={created.ok ? styles.note : cx("auth-error", styles.error)} role="status">
               {created.message}
             </p>
           )}

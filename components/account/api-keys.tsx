@@ -3,6 +3,8 @@
 import { useState, type FormEvent } from "react";
 import type { ApiKeyInfo } from "@/lib/store/api-key-store";
 import { LocalTime } from "@/components/ui/local-time";
+import { cx } from "@/components/ui/cx";
+import styles from "./account.module.css";
 
 interface ApiError {
   error?: { message?: string };
@@ -50,9 +52,9 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
   }
 
   return (
-    <section className="panel-card" aria-labelledby="keys-title">
+    <section className={styles.card} aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
-      <p className="auth-note">
+      <p className={styles.note}>
         For scripts: send <code>Authorization: Bearer &lt;key&gt;</code>. A key acts as you on every
         route of the API (docs/api.md).
       </p>
@@ -61,12 +63,12 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
           <p>
             Your new key <strong>{fresh.name}</strong> — copy it now, it is not shown again:
           </p>
-          <code className="secret-once" aria-label="New API key">
+          <code className={styles.secret} aria-label="New API key">
             {fresh.key}
           </code>
         </div>
       )}
-      <form className="inline-form row" onSubmit={create}>
+      <form className={cx(styles.inlineForm, styles.row)} onSubmit={create}>
         <label>
           Name
           <input name="name" required maxLength={100} placeholder="e.g. backup script" />
@@ -76,12 +78,12 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
         </button>
       </form>
       {error && (
-        <p className="auth-error" role="alert">
+        <p className={cx("auth-error", styles.error)} role="alert">
           {error}
         </p>
       )}
       {keys.length > 0 && (
-        <table className="data-table">
+        <table className={styles.dataTable}>
           <thead>
             <tr>
               <th scope="col">Name</th>

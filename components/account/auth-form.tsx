@@ -2,6 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { cx } from "@/components/ui/cx";
+import styles from "./account.module.css";
 
 interface ApiError {
   error?: { message?: string };
@@ -44,7 +46,7 @@ export function AuthForm({ mode, next }: { mode: "sign-in" | "sign-up"; next: st
   }
 
   return (
-    <form className="auth-form" onSubmit={submit}>
+    <form className={styles.form} onSubmit={submit}>
       {mode === "sign-up" && (
         <label>
           Name
@@ -67,11 +69,11 @@ export function AuthForm({ mode, next }: { mode: "sign-in" | "sign-up"; next: st
         />
       </label>
       {error && (
-        <p className="auth-error" role="alert">
+        <p className={cx("auth-error", styles.error)} role="alert">
           {error}
         </p>
       )}
-      <button className="btn btn-primary" type="submit" disabled={busy}>
+      <button className={cx("btn btn-primary", styles.submit)} type="submit" disabled={busy}>
         {mode === "sign-up" ? "Create account" : "Sign in"}
       </button>
     </form>

@@ -22,6 +22,8 @@ import { useNarrowScreen } from "./use-narrow-screen";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { SessionMenu } from "@/components/session/session-menu";
 import { SearchButton } from "@/components/search/search-launcher";
+import { cx } from "@/components/ui/cx";
+import styles from "./chat-app.module.css";
 
 export interface ChatAppProps {
   readonly session: SessionRecord;
@@ -78,13 +80,19 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
 
   return (
     <div
-      className={`chat ${graphOpen ? "with-graph" : ""} ${narrow ? "narrow" : ""} ${drawerOpen ? "drawer-open" : ""}`}
+      className={cx(
+        "chat",
+        styles.chat,
+        graphOpen && "with-graph",
+        narrow && "narrow",
+        drawerOpen && cx("drawer-open", styles.drawerOpen),
+      )}
     >
-      <header className="chat-header">
-        <Link href="/" className="back" aria-label="All sessions">
+      <header className={styles.header}>
+        <Link href="/" className={styles.back} aria-label="All sessions">
           ← Sessions
         </Link>
-        <h1 className="chat-title">{title}</h1>
+        <h1 className={styles.title}>{title}</h1>
         <SessionMenu
           sessionId={sessionId}
           title={title}
@@ -92,11 +100,14 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
           onRenamed={setSession}
           systemPrompt={systemPrompt}
         />
-        <span className="badge" title={model.offline ? "No language model is configured" : "Model"}>
+        <span
+          className={cx("badge", styles.badge)}
+          title={model.offline ? "No language model is configured" : "Model"}
+        >
           {sessionModel ?? model.label}
         </span>
         {model.notice && (
-          <span className="badge badge-warn" title={model.notice}>
+          <span className={cx("badge badge-warn", styles.badge)} title={model.notice}>
             window guessed
           </span>
         )}
@@ -126,8 +137,8 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
         <ThemeToggle />
         <AccountMenu {...account} compact />
       </header>
-      <main className="chat-main">
-        <section className="chat-pane">
+      <main className={styles.main}>
+        <section className={cx("chat-pane", styles.chatPane)}>
           <Transcript actions={actions} />
           {error && (
             <div className="banner banner-error" role="alert">
@@ -153,7 +164,7 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
         </section>
         {narrow && drawerOpen && (
           <div
-            className="drawer-backdrop"
+            className={styles.backdrop}
             aria-hidden="true"
             onClick={() => setDrawerOpen(false)}
           />
@@ -161,13 +172,13 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
         {graphOpen && (
           <aside
             id="graph-pane"
-            className="graph-pane"
+            className={cx("graph-pane", styles.graphPane)}
             aria-label="Conversation graph"
             role={narrow ? "dialog" : undefined}
           >
             {narrow && (
               <button
-                className="icon-btn drawer-close"
+                className={cx("icon-btn", styles.drawerClose)}
                 aria-label="Close graph"
                 onClick={() => setDrawerOpen(false)}
               >

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { selectStreaming, useSession } from "@/components/session/session-context";
 import { parseComposer, SLASH_HELP } from "./slash-command";
 import type { SessionActions } from "./use-session-actions";
+import styles from "./composer.module.css";
 
 /** The message box: Enter sends, Shift+Enter breaks the line, `/` opens the commands. */
 export function Composer({ actions }: { actions: SessionActions }) {
@@ -47,14 +48,14 @@ export function Composer({ actions }: { actions: SessionActions }) {
   const showHelp = text.startsWith("/") && !text.includes(" ");
   return (
     <form
-      className="composer"
+      className={styles.composer}
       onSubmit={(e) => {
         e.preventDefault();
         void submit();
       }}
     >
       {showHelp && (
-        <ul className="slash-help" aria-label="Commands">
+        <ul className={styles.slashHelp} aria-label="Commands">
           {SLASH_HELP.filter((h) => h.usage.startsWith(text.split(" ")[0] ?? "")).map((h) => (
             <li key={h.usage}>
               <code>{h.usage}</code> {h.what}

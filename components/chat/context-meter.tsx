@@ -1,6 +1,8 @@
 "use client";
 
 import { useHeadView, useSession } from "@/components/session/session-context";
+import { cx } from "@/components/ui/cx";
+import styles from "./context-meter.module.css";
 
 /** How full the model's window is for HEAD's rendering; auto-compaction fires at 80%. */
 export function ContextMeter() {
@@ -12,7 +14,12 @@ export function ContextMeter() {
   const summarised = rendering?.messages.some((m) => m.kind === "summary") ?? false;
   return (
     <div
-      className={`meter meter-${level}`}
+      className={cx(
+        "meter",
+        styles.meter,
+        level === "mid" && styles.mid,
+        level === "high" && styles.high,
+      )}
       title={`${tokens.toLocaleString("en")} of ${window.toLocaleString("en")} tokens in context${summarised ? " (a summary stands in for earlier turns)" : ""}. Auto-compaction at 80%.${model.notice ? ` ${model.notice}` : ""}`}
       role="meter"
       aria-label="Context usage"
@@ -21,14 +28,14 @@ export function ContextMeter() {
       aria-valuenow={Math.min(tokens, window)}
       aria-valuetext={`${Math.round(share * 100)}% of the context window: ${tokens.toLocaleString("en")} of ${window.toLocaleString("en")} tokens`}
     >
-      <div className="meter-bar" aria-hidden="true">
+      <div className={styles.bar} aria-hidden="true">
         <div
-          className="meter-fill"
+          className={styles.fill}
           style={{ width: `${Math.min(100, share * 100).toFixed(1)}%` }}
         />
-        <div className="meter-mark" />
+        <div className={styles.mark} />
       </div>
-      <span className="meter-text" aria-hidden="true">
+      <span className={styles.text} aria-hidden="true">
         {Math.round(share * 100)}% · {tokens.toLocaleString("en")} / {window.toLocaleString("en")}
       </span>
     </div>

@@ -5,6 +5,8 @@ import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
 import { Markdown } from "./markdown";
 import { ToolCallCards } from "./tool-call-cards";
+import { cx } from "@/components/ui/cx";
+import styles from "./message-view.module.css";
 
 export interface MessageViewProps {
   readonly node: LedgerNode;
@@ -44,12 +46,15 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
   const manualTask = node.kind === "assistant" && node.metadata["manual"] === true;
   const error = node.metadata.error;
 
-  const classes = [
+  const classes = cx(
     "msg",
+    styles.msg,
     `msg-${node.kind}`,
-    props.covered ? "msg-covered" : "",
-    props.selected ? "msg-selected" : "",
-  ].join(" ");
+    node.kind === "user" && styles.user,
+    node.kind === "tool" && styles.tool,
+    props.covered && cx("msg-covered", styles.covered),
+    props.selected && cx("msg-selected", styles.selected),
+  );
 
   return (
     <article
@@ -58,21 +63,31 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
       data-kind={node.kind}
       aria-label={ROLE_LABEL[node.kind]}
     >
-      <header className="msg-head">
-        <span className="msg-role">{manualTask ? "Task" : ROLE_LABEL[node.kind]}</span>
-        {node.status === "streaming" && <span className="msg-status streaming">streaming…</span>}
-        {node.status === "interrupted" && <span className="msg-status interrupted">stopped</span>}
-        {node.status === "error" && <span className="msg-status error">error</span>}
+      <header className={styles.head}>
+        <span className={styles.role}>{manualTask ? "Task" : ROLE_LABEL[node.kind]}</span>
+        {node.status === "streaming" && (
+          <span className={cx("msg-status streaming", styles.status, styles.streaming)}>
+            streaming…
+          </span>
+        )}
+        {node.status === "interrupted" && (
+          <span className={cx("msg-status interrupted", styles.status, styles.interrupted)}>
+            stopped
+          </span>
+        )}
+        {node.status === "error" && (
+          <span className={cx("msg-status error", styles.status, styles.failed)}>error</span>
+        )}
         {props.covered && (
           <span
-            className="msg-status covered"
+            className={cx("msg-status covered", styles.status)}
             title="The model reads the summary instead of this turn"
           >
             summarised
           </span>
         )}
         {props.siblingCount > 1 && (
-          <span className="siblings" aria-label="Versions">
+          <span className={styles.siblings} aria-label="Versions">
             <button
               className="icon-btn"
               aria-label="Previous version"
@@ -81,7 +96,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
             >
               ‹
             </button>
-            <span className="siblings-count">
+            <span className={cx("siblings-count", styles.siblingsCount)}>
               {props.siblingIndex + 1}/{props.siblingCount}
             </span>
             <button
@@ -98,7 +113,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
 
       {editing ? (
         <form
-          className="msg-edit"
+          className={styles.edit}
           onSubmit={(e) => {
             e.preventDefault();
             if (draft.trim() === "") return;
@@ -113,7 +128,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
             rows={Math.min(12, Math.max(2, draft.split("\n").length))}
             autoFocus
           />
-          <div className="msg-edit-actions">
+          <div className={styles.editActions}>
             <button type="button" className="btn" onClick={() => setEditing(false)}>
               Cancel
             </button>
@@ -132,9 +147,9 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
           <ToolCallCards caller={node} onCheckout={props.onCheckout} />
         </>
       ) : node.kind === "user" ? (
-        <div className="msg-body msg-plain">{node.content}</div>
+        <div className={cx("msg-body", styles.plain)}>{node.content}</div>
       ) : node.kind === "tool" ? (
-        <details className="msg-tool">
+        <details className={styles.tool}>
           <summary>Result ({node.content.length.toLocaleString("en")} characters)</summary>
           <Markdown text={node.content} />
         </details>
@@ -143,19 +158,19 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
           {node.content ? (
             <Markdown text={node.content} streaming={node.status === "streaming"} />
           ) : node.status === "streaming" ? (
-            <span className="cursor" />
+            <span className={cx("cursor", styles.cursor)} />
           ) : null}
         </div>
       )}
 
       {error && (
-        <p className="msg-error" role="alert">
+        <p className={styles.errorLine} role="alert">
           {error.message}
         </p>
       )}
 
       {!editing && (
-        <footer className="msg-actions">
+        <footer className={styles.actions}>
           {node.kind === "user" && (
             <button className="link-btn" disabled={props.busy} onClick={() => setEditing(true)}>
               Edit

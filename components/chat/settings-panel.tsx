@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { updateSessionAction } from "@/app/s/[id]/actions";
 import { useSession } from "@/components/session/session-context";
+import styles from "./settings-panel.module.css";
 
 interface ModelsAnswer {
   readonly models: readonly { id: string }[];
@@ -58,7 +59,7 @@ export function SettingsPanel() {
   };
 
   return (
-    <div className="settings">
+    <div className={styles.settings}>
       <button
         className="btn"
         onClick={() => (open ? setOpen(false) : openPanel())}
@@ -68,7 +69,7 @@ export function SettingsPanel() {
       </button>
       {open && (
         <form
-          className="settings-panel"
+          className={styles.panel}
           aria-label="Session settings"
           onKeyDown={(e) => {
             if (e.key === "Escape") setOpen(false);
@@ -92,7 +93,7 @@ export function SettingsPanel() {
               ))}
             </datalist>
           </label>
-          {models?.error && <p className="settings-note">{models.error}</p>}
+          {models?.error && <p className={styles.note}>{models.error}</p>}
           <TokenField
             label="Context window (tokens)"
             value={window}
@@ -105,7 +106,7 @@ export function SettingsPanel() {
             onChange={setKeep}
             fallback={defaults.keepRecentTokens}
           />
-          <label className="settings-check">
+          <label className={styles.check}>
             <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.target.checked)} />
             Compact automatically at 80%
           </label>
@@ -121,7 +122,7 @@ export function SettingsPanel() {
               <option value="off">Off</option>
             </select>
           </label>
-          <div className="settings-actions">
+          <div className={styles.actions}>
             <button type="button" className="btn" onClick={() => setOpen(false)}>
               Cancel
             </button>

@@ -7,6 +7,9 @@ import type { LedgerNode, ToolCall } from "@/lib/engine/types";
 import { useSession, useSessionStoreApi } from "@/components/session/session-context";
 import { branchTip } from "./branch-tip";
 import { Markdown } from "./markdown";
+import { cx } from "@/components/ui/cx";
+import msgStyles from "./message-view.module.css";
+import styles from "./tool-call-cards.module.css";
 
 function argsOf(call: ToolCall): Record<string, unknown> {
   try {
@@ -105,7 +108,7 @@ export function ToolCallCards({
     [store, onCheckout],
   );
   return (
-    <ul className="tool-cards" aria-label="Tool calls">
+    <ul className={styles.cards} aria-label="Tool calls">
       {calls.map((call, i) => {
         const { title, text } = describe(call);
         const result = states[2 * i];
@@ -116,19 +119,27 @@ export function ToolCallCards({
             : "done"
           : "no result yet";
         return (
-          <li key={call.id} className="tool-card">
-            <div className="tool-card-head">
+          <li key={call.id} className={cx("tool-card", styles.card)}>
+            <div className={styles.head}>
               <strong>{title}</strong>
-              <span className={`msg-status ${result ? "" : "streaming"}`}>{status}</span>
+              <span
+                className={cx(
+                  "msg-status",
+                  msgStyles.status,
+                  !result && cx("streaming", msgStyles.streaming),
+                )}
+              >
+                {status}
+              </span>
               {branch && (
                 <button type="button" className="link-btn" onClick={() => open(branch)}>
                   Open its branch
                 </button>
               )}
             </div>
-            <p className="tool-card-text">{text}</p>
+            <p className={styles.text}>{text}</p>
             {result && (
-              <details className="msg-tool">
+              <details className={msgStyles.tool}>
                 <summary>Result</summary>
                 <Markdown text={result.content} />
               </details>

@@ -13,6 +13,8 @@ import type { SessionState } from "@/components/session/session-store";
 import { branchTip, versionsUnder } from "./branch-tip";
 import { MessageView } from "./message-view";
 import type { SessionActions } from "./use-session-actions";
+import { cx } from "@/components/ui/cx";
+import styles from "./transcript.module.css";
 
 const selectBusy = (s: SessionState) => s.busy !== null || selectStreaming(s);
 const selectSelected = (s: { selectedId: NodeId | null }) => s.selectedId;
@@ -71,9 +73,9 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   // Deleting HEAD's branch needs somewhere to fall back to: a fork somewhere above it.
   const forkedAbove = turns.some((n) => (rows.get(n.id)?.siblingCount ?? 1) > 1);
   return (
-    <div className="transcript" aria-label="Transcript">
+    <div className={styles.transcript} aria-label="Transcript">
       {root && (
-        <div className="system-prompt">
+        <div className={styles.systemPrompt}>
           <button className="link-btn" onClick={() => setShowSystem((v) => !v)}>
             {showSystem ? "Hide" : "Show"} system prompt
           </button>
@@ -81,23 +83,23 @@ export function Transcript({ actions }: { actions: SessionActions }) {
         </div>
       )}
       {turns.length === 0 && (
-        <p className="empty-chat">Send a message to start the conversation.</p>
+        <p className={styles.empty}>Send a message to start the conversation.</p>
       )}
       {turns.map((node) => {
         const row = rows.get(node.id);
         return (
           <div key={node.id}>
             {node.id === firstCovered && summary && (
-              <details className="summary-card" open={false}>
+              <details className={cx("summary-card", styles.summary)} open={false}>
                 <summary>
                   <strong>
                     The model reads a summary instead of the {covered.size} turns below.
                   </strong>
-                  <span className="summary-first">
+                  <span className={styles.summaryFirst}>
                     {summary.content.split("\n").find((l) => l.trim())}
                   </span>
                 </summary>
-                <pre className="summary-text">{summary.content}</pre>
+                <pre className={styles.summaryText}>{summary.content}</pre>
               </details>
             )}
             <MessageView

@@ -3,6 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { deleteSessionAction } from "@/app/s/[id]/actions";
+import { cx } from "@/components/ui/cx";
+import s from "./home.module.css";
 
 /** Deletes a session (all its branches) after a confirmation. */
 export function DeleteSessionButton(props: {
@@ -16,7 +18,7 @@ export function DeleteSessionButton(props: {
   const [busy, setBusy] = useState(false);
   return (
     <button
-      className="icon-btn session-delete"
+      className={cx("icon-btn session-delete", s.sessionDelete)}
       aria-label={`Delete ${title}`}
       title="Delete session"
       disabled={busy}

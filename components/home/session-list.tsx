@@ -7,6 +7,7 @@ import type { SessionListItem } from "@/lib/store/session-store";
 import { DeleteSessionButton } from "./delete-session-button";
 import s from "./home.module.css";
 import { LocalTime } from "@/components/ui/local-time";
+import { cx } from "@/components/ui/cx";
 
 export interface SessionListProps {
   readonly first: { sessions: readonly SessionListItem[]; nextCursor: string | null };
@@ -81,20 +82,20 @@ export function SessionList({ first }: SessionListProps) {
         </p>
       )}
       {rows.length === 0 ? (
-        <p className="empty">
+        <p className={cx("empty", s.empty)}>
           {filtered ? "No session has that in its title." : "No sessions yet. Start one above."}
         </p>
       ) : (
-        <ul className="session-list" aria-label="Sessions" aria-busy={pending}>
+        <ul className={cx("session-list", s.sessionList)} aria-label="Sessions" aria-busy={pending}>
           {rows.map((row) => (
-            <li key={row.id} className="session-row">
-              <Link className="session-link" href={`/s/${row.id}`}>
-                <span className="session-title">{row.title}</span>
+            <li key={row.id} className={cx("session-row", s.sessionRow)}>
+              <Link className={cx("session-link", s.sessionLink)} href={`/s/${row.id}`}>
+                <span className={cx("session-title", s.sessionTitle)}>{row.title}</span>
                 <span className={s.meta}>
                   <span className={s.counts}>
                     {plural(row.nodeCount, "node")} · {plural(row.branchCount, "branch")}
                   </span>
-                  <LocalTime className="session-when" iso={row.updatedAt} />
+                  <LocalTime className={cx("session-when", s.sessionWhen)} iso={row.updatedAt} />
                 </span>
               </Link>
               <DeleteSessionButton
