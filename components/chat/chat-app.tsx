@@ -133,7 +133,7 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
         >
           {graphOpen ? "Hide graph" : "Show graph"}
         </button>
-        <SearchButton />
+        <SearchButton compact />
         <ThemeToggle />
         <AccountMenu {...account} compact />
       </header>

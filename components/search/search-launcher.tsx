@@ -45,8 +45,17 @@ export function SearchProvider({ children }: { children: ReactNode }) {
 const noSubscription = () => () => {};
 const isApple = () => /Mac|iPhone|iPad/.test(window.navigator.platform);
 
-/** The visible way in, for headers: "Search" with the shortcut the platform uses. */
-export function SearchButton({ className }: { className?: string }) {
+/**
+ * The visible way in, for headers: "Search" with the shortcut the platform uses (in a
+ * crowded header, `compact`, the shortcut is in the tooltip only).
+ */
+export function SearchButton({
+  className,
+  compact = false,
+}: {
+  className?: string;
+  compact?: boolean;
+}) {
   const open = useContext(OpenSearch);
   // Known only in the browser; the server renders the Ctrl form.
   const apple = useSyncExternalStore(noSubscription, isApple, () => false);
@@ -57,8 +66,9 @@ export function SearchButton({ className }: { className?: string }) {
       className={className ? `${styles.button} ${className}` : styles.button}
       onClick={open}
       aria-keyshortcuts="Control+K Meta+K"
+      title={apple ? "Search (⌘K)" : "Search (Ctrl K)"}
     >
-      Search <kbd className={styles.kbd}>{apple ? "⌘K" : "Ctrl K"}</kbd>
+      Search {!compact && <kbd className={styles.kbd}>{apple ? "⌘K" : "Ctrl K"}</kbd>}
     </button>
   );
 }
