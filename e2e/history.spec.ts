@@ -154,3 +154,27 @@ test("[R94] history: a ChatGPT export imports with its edits and regenerations a
   await expect(row).toContainText("3 branches");
   await saveScreenshot(page, testInfo, "home");
 });
+
+test("[R107] history: a new session from this branch under another system prompt", async ({
+  page,
+}) => {
+  const id = await newSession(page, "Herons");
+  await send(page, "Tell me about herons");
+  await page.getByRole("button", { name: "Session menu" }).click();
+  await page.getByRole("menuitem", { name: "New session with another prompt…" }).click();
+  const dialog = page.getByRole("dialog", { name: "New session with another system prompt" });
+  await expect(dialog.getByRole("textbox", { name: "System prompt" })).toHaveValue(
+    "You are a helpful assistant.",
+  );
+  await dialog.getByRole("textbox", { name: "System prompt" }).fill("You answer like a pirate.");
+  await dialog.getByRole("button", { name: "Create session" }).click();
+  await page.waitForURL(
+    (url) => /\/s\/[0-9A-Z]+$/.test(url.pathname) && !url.pathname.endsWith(id),
+  );
+  // The branch came along under the new ROOT; the original session is unchanged.
+  await expect(page.locator("article.msg-user")).toContainText("Tell me about herons");
+  await page.getByRole("button", { name: "Show system prompt" }).click();
+  await expect(page.locator("pre", { hasText: "You answer like a pirate." })).toBeVisible();
+  const original = await (await page.request.get(`/api/sessions/${id}/nodes`)).json();
+  expect(original.nodes[0].content).toBe("You are a helpful assistant.");
+});
