@@ -8,7 +8,7 @@ import page from "@/components/ui/page.module.css";
 export function PageHeader({ actor, title }: { actor: Actor; title: string }) {
   return (
     <header className={page.header}>
-      <Link href="/" className={page.back}>
+      <Link href="/" className="back-link">
         ← Sessions
       </Link>
       <h1 className={page.title}>{title}</h1>

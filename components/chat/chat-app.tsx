@@ -89,7 +89,7 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
       )}
     >
       <header className={styles.header}>
-        <Link href="/" className={styles.back} aria-label="All sessions">
+        <Link href="/" className="back-link" aria-label="All sessions">
           ← Sessions
         </Link>
         <h1 className={styles.title}>{title}</h1>

@@ -64,6 +64,7 @@ export function Composer({ actions }: { actions: SessionActions }) {
         </ul>
       )}
       <textarea
+        className="field"
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {

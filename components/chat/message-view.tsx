@@ -122,6 +122,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
           }}
         >
           <textarea
+            className="field"
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
             aria-label="Edit message"

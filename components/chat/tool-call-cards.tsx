@@ -5,7 +5,7 @@ import { useShallow } from "zustand/react/shallow";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode, ToolCall } from "@/lib/engine/types";
 import { useSession, useSessionStoreApi } from "@/components/session/session-context";
-import { branchTip } from "./branch-tip";
+import { branchTip } from "@/lib/engine/branch-tip";
 import { Markdown } from "./markdown";
 import { cx } from "@/components/ui/cx";
 import msgStyles from "./message-view.module.css";

@@ -10,7 +10,7 @@ import {
   useSession,
 } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
-import { branchTip, versionsUnder } from "./branch-tip";
+import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import { MessageView } from "./message-view";
 import type { SessionActions } from "./use-session-actions";
 import { cx } from "@/components/ui/cx";

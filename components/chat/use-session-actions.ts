@@ -4,7 +4,7 @@ import { useMemo, useRef } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import { useSessionStoreApi } from "@/components/session/session-context";
-import { branchTip, versionsUnder } from "./branch-tip";
+import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import { readSse } from "./sse-client";
 import { unwrap } from "@/components/session/unwrap";
 import {

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { newSessionAction } from "@/app/actions";
+import { formText } from "@/components/ui/form-text";
 import { SYSTEM_PROMPT_MAX_CHARS, TITLE_MAX_CHARS } from "@/lib/http/schemas";
 import s from "./home.module.css";
 
@@ -20,15 +21,11 @@ export function NewSessionForm() {
       onSubmit={async (e) => {
         e.preventDefault();
         const form = new FormData(e.currentTarget);
-        const text = (name: string) => {
-          const value = form.get(name);
-          return typeof value === "string" && value.trim() !== "" ? value : undefined;
-        };
         setBusy(true);
         setError(null);
         const result = await newSessionAction({
-          title: text("title"),
-          systemPrompt: text("systemPrompt"),
+          title: formText(form, "title") ?? undefined,
+          systemPrompt: formText(form, "systemPrompt") ?? undefined,
         });
         if (!result.ok) {
           setBusy(false);

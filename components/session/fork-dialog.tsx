@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useId, useState, type RefObject } from "react";
 import { forkSessionAction } from "@/app/s/[id]/actions";
 import { SYSTEM_PROMPT_MAX_CHARS } from "@/lib/http/schemas";
-import { formText, MenuDialog } from "./menu-dialog";
+import { formText } from "@/components/ui/form-text";
+import { MenuDialog } from "./menu-dialog";
 import styles from "./session-menu.module.css";
 
 /**

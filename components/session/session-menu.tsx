@@ -6,7 +6,8 @@ import type { SessionRecord } from "@/lib/engine/types";
 import { deleteSessionAction, updateSessionAction } from "@/app/s/[id]/actions";
 import { TITLE_MAX_CHARS } from "@/lib/http/schemas";
 import { ForkDialog } from "./fork-dialog";
-import { formText, MenuDialog } from "./menu-dialog";
+import { formText } from "@/components/ui/form-text";
+import { MenuDialog } from "./menu-dialog";
 import styles from "./session-menu.module.css";
 
 export interface SessionMenuProps {

@@ -1,22 +1,15 @@
 "use client";
 
 import { useTheme } from "next-themes";
-import { useSyncExternalStore } from "react";
-
-const noop = () => () => {};
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
- * The theme in effect, or null until hydrated. The server cannot know it (the choice lives
- * in the browser), and React keeps the server's attributes when it hydrates, so anything
- * that renders differently per theme must render the neutral form first and switch after.
+ * The theme in effect, or null until hydrated (the choice lives in the browser): anything
+ * that renders differently per theme renders the neutral form first and switches after.
  */
 export function useResolvedTheme(): "light" | "dark" | null {
   const { resolvedTheme } = useTheme();
-  const hydrated = useSyncExternalStore(
-    noop,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   if (!hydrated) return null;
   return resolvedTheme === "dark" ? "dark" : "light";
 }

@@ -1,8 +1,6 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
-
-const noop = () => () => {};
+import { useHydrated } from "./use-hydrated";
 
 const FORMATS = {
   date: new Intl.DateTimeFormat("en", { dateStyle: "medium" }),
@@ -10,9 +8,8 @@ const FORMATS = {
 };
 
 /**
- * A moment in the reader's own time zone. The server does not know that zone, and React
- * keeps server-rendered text when it hydrates, so the text is written only once hydrated
- * (the machine-readable `dateTime` is there from the start).
+ * A moment in the reader's own time zone, written once hydrated (the server does not know
+ * that zone); the machine-readable `dateTime` is there from the start.
  */
 export function LocalTime({
   iso,
@@ -23,11 +20,7 @@ export function LocalTime({
   format?: keyof typeof FORMATS;
   className?: string;
 }) {
-  const hydrated = useSyncExternalStore(
-    noop,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   return (
     <time className={className} dateTime={iso}>
       {hydrated ? FORMATS[format].format(new Date(iso)) : ""}

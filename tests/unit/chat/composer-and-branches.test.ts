@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseComposer } from "@/components/chat/slash-command";
-import { branchTip, versionsUnder } from "@/components/chat/branch-tip";
+import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import { readSse } from "@/components/chat/sse-client";
 import { asNodeId, asSessionId, tokens, type NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
