@@ -26,6 +26,14 @@ const nextConfig = {
     "pg",
   ],
   poweredByHeader: false,
+  experimental: {
+    // The proxy (proxy.ts) reads only the request line and headers, but Next buffers bodies
+    // for it and silently cuts them at 10 MB by default: a bigger ledger import arrived
+    // truncated and was refused as "not valid JSON". The routes cap bodies themselves
+    // (SPINDLE_MAX_BODY_BYTES, SPINDLE_MAX_IMPORT_BYTES → 413), so this only has to stay
+    // above those caps.
+    proxyClientMaxBodySize: 1024 * 1024 * 1024,
+  },
   async headers() {
     return [
       {

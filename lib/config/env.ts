@@ -79,8 +79,14 @@ const schema = z.object({
     .trim()
     .min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)")
     .optional(),
-  SPINDLE_MAX_BODY_BYTES: positiveInt("bytes").optional(),
-  SPINDLE_MAX_IMPORT_BYTES: positiveInt("bytes").optional(),
+  // At most 1 GiB: Next buffers request bodies for the proxy up to that size
+  // (next.config.mjs `proxyClientMaxBodySize`) and silently cuts anything longer.
+  SPINDLE_MAX_BODY_BYTES: positiveInt("bytes")
+    .refine((n) => n <= 2 ** 30, "must be at most 1073741824 (1 GiB)")
+    .optional(),
+  SPINDLE_MAX_IMPORT_BYTES: positiveInt("bytes")
+    .refine((n) => n <= 2 ** 30, "must be at most 1073741824 (1 GiB)")
+    .optional(),
   SPINDLE_MAX_IMPORT_NODES: positiveInt("nodes").optional(),
   SPINDLE_OFFLINE_DELAY_MS: z
     .string()

@@ -2,57 +2,13 @@ import { expect, it } from "vitest";
 import { services } from "@/lib/server/services";
 import { describeEachDatabase } from "./support/databases";
 import { useApp, type Routes } from "./support/routes";
+import { bigLedger } from "../support/big-ledger";
 
 /**
  * [R91] A big import cannot stop the server: a 50,000-node ledger is checked, counted and
  * written in bounded batches that yield, so health checks keep being answered meanwhile; an
  * import over the node cap is refused before any node is checked.
  */
-
-const WORDS = "the quick brown fox jumps over the lazy dog and keeps on running far away".split(
-  " ",
-);
-
-/** A 200-node spine padded with dead forks to `total` nodes, ~40 words a node. */
-function bigLedger(total: number) {
-  const text = (i: number) =>
-    Array.from({ length: 40 }, (_, k) => WORDS[(i + k) % WORDS.length]).join(" ");
-  const nodes = [
-    {
-      id: "n0",
-      predecessorId: null,
-      seq: 0,
-      kind: "root",
-      content: "You are a helpful assistant.",
-      status: "complete",
-      callerId: null,
-      metadata: {},
-      reads: [],
-      createdAt: "2026-12-01T00:00:00.000Z",
-    },
-  ];
-  for (let i = 1; i < total; i++) {
-    const pred = i < 200 ? i - 1 : (i * 7919) % 199;
-    nodes.push({
-      id: `n${i}`,
-      predecessorId: `n${pred}` as never,
-      seq: i,
-      kind: i % 2 ? "user" : "assistant",
-      content: text(i),
-      status: "complete",
-      callerId: null,
-      metadata: {},
-      reads: [],
-      createdAt: "2026-12-01T00:00:00.000Z",
-    });
-  }
-  return {
-    format: "spindle.ledger",
-    version: 1,
-    session: { title: "big", headId: "n199", meta: {} },
-    nodes,
-  };
-}
 
 describeEachDatabase("[R91] big imports", (kind) => {
   let routes: Routes;
@@ -63,7 +19,7 @@ describeEachDatabase("[R91] big imports", (kind) => {
   );
 
   it("[R91] health keeps answering within a second while 50,000 nodes are imported", async () => {
-    const body = JSON.stringify(bigLedger(50_000));
+    const body = JSON.stringify(bigLedger({ total: 50_000 }));
     let done = false;
     const latencies: number[] = [];
     const probe = (async () => {
@@ -93,7 +49,11 @@ describeEachDatabase("[R91] big imports", (kind) => {
   it("[R91] a ledger over the node cap is refused with 413 before anything is written", async () => {
     const { database } = await services();
     const before = await database.db.session.count();
-    const res = await routes.call("POST", "/api/import", JSON.stringify(bigLedger(60_001)));
+    const res = await routes.call(
+      "POST",
+      "/api/import",
+      JSON.stringify(bigLedger({ total: 60_001 })),
+    );
     expect(res.status).toBe(413);
     expect(res.json).toMatchObject({ error: { code: "payload_too_large" } });
     expect(await database.db.session.count()).toBe(before);

@@ -1,0 +1,238 @@
+/**
+ * [R131] Big sessions in the browser and on the branch operations (issue 10), each a ratio
+ * of a big session against a small one measured in the same run, interleaved:
+ *
+ *  P4a  opening `/s/<id>` in Chromium, 10,000 vs 1,000 nodes (same 200-node spine): time
+ *       until the graph shows a card (goal ≤ 2×); mounted `.react-flow__node` (goal ≤ 300).
+ *  P4b  streaming one reply on the open page: main-thread long-task time during the stream
+ *       (goal ≤ 1.5×), with Chromium's total task time beside it.
+ *  P4c  bytes received to open the page with a cold cache (goal ≤ 3×).
+ *  P4d  deleting a one-node branch and checking out a dead leaf, 100,000 vs 1,000 nodes,
+ *       over HTTP (goal ≤ 2×).
+ *
+ *   npm run build && npx tsx bench/big-session.bench.ts
+ */
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { median } from "./measure";
+import { startBenchApp, type BenchApp } from "./app";
+import { bigLedger } from "../tests/support/big-ledger";
+import { behaviours } from "../tests/support/recording-behaviours";
+
+const PORT = Number(process.env["BENCH_PORT"] ?? 3700);
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
+
+interface GraphRow {
+  readonly id: string;
+  readonly predecessorId: string | null;
+  readonly onHeadSpine: boolean;
+  readonly childCount: number;
+  readonly kind: string;
+}
+
+async function importLedger(app: BenchApp, total: number): Promise<string> {
+  const body = JSON.stringify(bigLedger({ total, title: `bench ${total}` }));
+  const session = await app.post<{ id: string }>("/api/import", body);
+  return session.id;
+}
+
+async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"],
+  });
+}
+
+interface Opened {
+  readonly page: Page;
+  readonly shownMs: number;
+  readonly mounted: number;
+  readonly bytes: number;
+  close(): Promise<void>;
+}
+
+/** Opens a session's page in a fresh context (cold cache), as a user following a link. */
+async function open(browser: Browser, app: BenchApp, sessionId: string): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+    }).observe({ type: "longtask" });
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Performance.enable");
+  let bytes = 0;
+  cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
+  const started = performance.now();
+  await page.goto(`${app.url}/s/${sessionId}`);
+  await page.locator(".react-flow__node").first().waitFor({ state: "visible", timeout: 120_000 });
+  const shownMs = performance.now() - started;
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(500);
+  const mounted = await page.locator(".react-flow__node").count();
+  return {
+    page,
+    shownMs,
+    mounted,
+    bytes,
+    close: () => context.close(),
+  };
+}
+
+interface StreamCost {
+  readonly longTaskMs: number;
+  readonly taskMs: number;
+}
+
+/** Streams one ~400-word reply (about 4 s) on an open page; main-thread cost meanwhile. */
+async function streamOne(page: Page, app: BenchApp, n: number): Promise<StreamCost> {
+  const words = Array.from({ length: 400 }, (_, i) => `word${i}`).join(" ");
+  app.upstream.enqueue(behaviours.reply(`${words} end-${n}`, { chunkDelayMs: 10 }));
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const taskDuration = async () => {
+    const { metrics } = await cdp.send("Performance.getMetrics");
+    return metrics.find((m) => m.name === "TaskDuration")?.value ?? 0;
+  };
+  await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks = []));
+  const before = await taskDuration();
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill(`stream ${n}`);
+  await box.press("Enter");
+  await page
+    .locator("article.msg-assistant", { hasText: `end-${n}` })
+    .waitFor({ timeout: 60_000 })
+    .catch(async (e: unknown) => {
+      await page.screenshot({ path: "test-results/bench-stream-failed.png" });
+      throw e;
+    });
+  await page.locator(".msg-status.streaming").waitFor({ state: "detached", timeout: 60_000 });
+  await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached", timeout: 60_000 });
+  const after = await taskDuration();
+  const longTaskMs = await page.evaluate(() =>
+    (window as unknown as { __longTasks: number[] }).__longTasks.reduce((a, b) => a + b, 0),
+  );
+  return { longTaskMs, taskMs: (after - before) * 1000 };
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+const fmt = (x: number, digits = 1) => x.toFixed(digits);
+const ratioOf = (xs: number[], ys: number[]) => median(xs.map((x, i) => x / (ys[i] ?? 1)));
+
+async function browserBench(app: BenchApp): Promise<void> {
+  const small = await importLedger(app, 1_000);
+  const big = await importLedger(app, 10_000);
+  const browser = await launch();
+  const shown: [number[], number[]] = [[], []];
+  const mounted: [number[], number[]] = [[], []];
+  const bytes: [number[], number[]] = [[], []];
+  const longTasks: [number[], number[]] = [[], []];
+  const tasks: [number[], number[]] = [[], []];
+  try {
+    // A warm-up open of each compiles nothing (production build) but fills the OS caches.
+    for (const id of [small, big]) await (await open(browser, app, id)).close();
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [k, id] of [small, big].entries()) {
+        const opened = await open(browser, app, id);
+        shown[k]?.push(opened.shownMs);
+        mounted[k]?.push(opened.mounted);
+        bytes[k]?.push(opened.bytes);
+        const cost = await streamOne(opened.page, app, r * 2 + k);
+        longTasks[k]?.push(cost.longTaskMs);
+        tasks[k]?.push(cost.taskMs);
+        await opened.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  const [s1, s10] = shown;
+  const floor = (xs: number[]) => xs.map((x) => Math.max(x, 50));
+  console.log(
+    `P4a graph shown: 1k ${fmt(median(s1))} ms, 10k ${fmt(median(s10))} ms → ${fmt(ratioOf(s10, s1), 2)}× (goal ≤ 2)`,
+  );
+  console.log(
+    `P4a mounted .react-flow__node: 1k ${median(mounted[0])}, 10k ${median(mounted[1])} (goal ≤ 300)`,
+  );
+  console.log(
+    `P4b long tasks while streaming: 1k ${fmt(median(longTasks[0]))} ms, 10k ${fmt(median(longTasks[1]))} ms → ${fmt(ratioOf(floor(longTasks[1]), floor(longTasks[0])), 2)}× (each floored at 50 ms; goal ≤ 1.5)`,
+  );
+  console.log(
+    `P4b main-thread task time while streaming: 1k ${fmt(median(tasks[0]))} ms, 10k ${fmt(median(tasks[1]))} ms → ${fmt(ratioOf(tasks[1], tasks[0]), 2)}×`,
+  );
+  console.log(
+    `P4c bytes to open: 1k ${fmt(median(bytes[0]) / 1024, 0)} KiB, 10k ${fmt(median(bytes[1]) / 1024, 0)} KiB → ${fmt(ratioOf(bytes[1], bytes[0]), 2)}× (goal ≤ 3)`,
+  );
+}
+
+/** One-node dead forks (deletable leaves) and HEAD of a session, from its graph. */
+async function leavesOf(app: BenchApp, id: string): Promise<{ head: string; leaves: string[] }> {
+  const graph = await app.get<{ headId: string; nodes: GraphRow[] }>(`/api/sessions/${id}/graph`);
+  const spine = new Set(graph.nodes.filter((n) => n.onHeadSpine).map((n) => n.id));
+  const leaves = graph.nodes
+    .filter(
+      (n) =>
+        !n.onHeadSpine &&
+        n.childCount === 0 &&
+        n.kind !== "summary" &&
+        n.predecessorId !== null &&
+        spine.has(n.predecessorId),
+    )
+    .map((n) => n.id);
+  return { head: graph.headId, leaves };
+}
+
+async function branchBench(app: BenchApp): Promise<void> {
+  const small = await importLedger(app, 1_000);
+  const big = await importLedger(app, 100_000);
+  const ops = await Promise.all([leavesOf(app, small), leavesOf(app, big)]);
+  const runs = Math.min(ROUNDS * 6, ...ops.map((o) => o.leaves.length - 1));
+  const del: [number[], number[]] = [[], []];
+  const co: [number[], number[]] = [[], []];
+  const sessions = [small, big];
+  for (let i = 0; i < runs; i++) {
+    for (const k of [0, 1] as const) {
+      const id = sessions[k] ?? "";
+      const { head, leaves } = ops[k] ?? { head: "", leaves: [] };
+      const leaf = leaves[i] ?? "";
+      const target = leaves[leaves.length - 1 - i] ?? "";
+      co[k].push(
+        await timed(() =>
+          app.post(`/api/sessions/${id}/head`, { nodeId: target, move: "checkout" }),
+        ),
+      );
+      await app.post(`/api/sessions/${id}/head`, { nodeId: head, move: "checkout" });
+      del[k].push(
+        await timed(async () => {
+          const res = await fetch(`${app.url}/api/sessions/${id}/branches/${leaf}`, {
+            method: "DELETE",
+            headers: { origin: app.url },
+          });
+          if (!res.ok) throw new Error(`delete: ${res.status} ${await res.text()}`);
+        }),
+      );
+    }
+  }
+  console.log(
+    `P4d branch delete: 1k ${fmt(median(del[0]))} ms, 100k ${fmt(median(del[1]))} ms → ${fmt(ratioOf(del[1], del[0]), 2)}× (goal ≤ 2)`,
+  );
+  console.log(
+    `P4d checkout: 1k ${fmt(median(co[0]))} ms, 100k ${fmt(median(co[1]))} ms → ${fmt(ratioOf(co[1], co[0]), 2)}× (goal ≤ 2)`,
+  );
+}
+
+const app = await startBenchApp(PORT);
+try {
+  await browserBench(app);
+  await branchBench(app);
+} finally {
+  await app.stop();
+}

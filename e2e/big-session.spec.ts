@@ -1,0 +1,73 @@
+import { expect, test } from "@playwright/test";
+import { bigLedger, bigLedgerId } from "../tests/support/big-ledger";
+import { saveScreenshot } from "./support/screenshots";
+import { send } from "./support/session";
+
+const DEAD = "A dead branch to check out and delete";
+
+/**
+ * Issue 10's flow: a 10,000-node session imported as a user would, opened, a reply
+ * streamed, a dead branch checked out from the graph and deleted — all at the speed of a
+ * small session (the page loads HEAD's spine and a skeleton of the rest).
+ */
+test("a 10,000-node session opens, streams, checks out a dead branch from the graph and deletes it", async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  // A 201-node spine padded with dead forks; one more reply beside HEAD is the dead branch.
+  const file = bigLedger({ total: 9_999, words: 10, title: "E2E big session" });
+  const head = file.session.headId;
+  const beforeHead = bigLedgerId(199);
+  const ledger = {
+    ...file,
+    nodes: [
+      ...file.nodes,
+      {
+        ...file.nodes[1]!,
+        id: "dead",
+        predecessorId: beforeHead,
+        seq: file.nodes.length,
+        kind: "assistant" as const,
+        content: DEAD,
+      },
+    ],
+  };
+  expect(ledger.nodes).toHaveLength(10_000);
+  const imported = await page.request.post("/api/import", {
+    data: ledger,
+    headers: { origin: baseURL ?? "" },
+  });
+  expect(imported.status(), await imported.text()).toBe(201);
+  const { id } = (await imported.json()) as { id: string };
+
+  await page.goto(`/s/${id}`);
+  const graph = page.getByRole("complementary", { name: "Conversation graph" });
+  await expect(graph.locator(".react-flow__node").first()).toBeVisible();
+  // Only what is on screen is mounted, not 10,000 cards.
+  expect(await graph.locator(".react-flow__node").count()).toBeLessThanOrEqual(300);
+  await expect(page.locator("article.msg-assistant").last()).toContainText(
+    file.nodes.find((n) => n.id === head)!.content.slice(0, 40),
+  );
+
+  await send(page, "Hello to a big session");
+  await saveScreenshot(page, testInfo, "big-session");
+
+  // The dead reply sits beside the old HEAD's reply in the graph: check it out from there.
+  const card = graph.locator(".react-flow__node", { hasText: DEAD });
+  await expect(card).toBeVisible();
+  await card.dblclick();
+  const tip = page.locator("article.msg-assistant").last();
+  await expect(tip).toContainText(DEAD);
+
+  page.once("dialog", (d) => void d.accept());
+  await tip.hover();
+  await tip.getByRole("button", { name: "Delete branch" }).click();
+  await expect(graph.locator(".react-flow__node", { hasText: DEAD })).toHaveCount(0);
+  await expect(page.locator("article.msg-assistant", { hasText: DEAD })).toHaveCount(0);
+  // HEAD fell back to the surviving version: the reply streamed above is on screen again.
+  await expect(page.locator("article.msg-assistant").last()).toContainText(
+    "Hello to a big session",
+  );
+  testInfo.annotations.push({ type: "session", description: id });
+});
