@@ -2,15 +2,21 @@ import type { LedgerNode } from "@/lib/engine/types";
 
 const MAX_LINE = 90;
 
-/** The first non-empty line of `text`, cut to fit a card. */
+/**
+ * The first non-empty line of `text`, cut to fit a card. Reads only as far as that line
+ * (a long reply is not split whole for its label). Idempotent: a label is its own label.
+ */
 export function firstLine(text: string, max = MAX_LINE): string {
   let line = "";
-  for (const candidate of text.split("\n", 20)) {
-    const trimmed = candidate.trim();
-    if (trimmed !== "") {
-      line = trimmed;
+  for (let start = 0, lines = 0; start <= text.length && lines < 20; lines += 1) {
+    const end = text.indexOf("\n", start);
+    const candidate = text.slice(start, end < 0 ? text.length : end).trim();
+    if (candidate !== "") {
+      line = candidate;
       break;
     }
+    if (end < 0) break;
+    start = end + 1;
   }
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

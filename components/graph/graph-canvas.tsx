@@ -8,9 +8,8 @@ import {
   ReactFlow,
   useReactFlow,
   type NodeMouseHandler,
-  type ReactFlowInstance,
 } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useResolvedTheme } from "@/components/theme/use-resolved-theme";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { provenanceMarks } from "@/lib/engine/provenance-marks";
@@ -21,23 +20,33 @@ import type { GraphLayout } from "./flow-types";
 import { GraphEdgeLine } from "./graph-edge";
 import s from "./graph.module.css";
 import { GraphToolbar } from "./graph-toolbar";
-import { layoutGraph } from "./layout";
 import { NodeDetail } from "./node-detail";
+import {
+  FIT_MAX_ZOOM,
+  FIT_PADDING,
+  LEGIBLE_ZOOM,
+  MIN_ZOOM,
+  READING_ZOOM,
+  openingViewport,
+} from "./opening-view";
 import { SideCard } from "./side-card";
 import { TurnCard } from "./turn-card";
 import { useGraphKeys } from "./use-graph-keys";
+import { useGraphLayout } from "./use-graph-layout";
 
 // Module-level: React Flow warns (and remounts every card) when these change identity.
 const NODE_TYPES = { turn: TurnCard, capsule: CapsuleCard, frame: FrameCard, side: SideCard };
 const EDGE_TYPES = { spindle: GraphEdgeLine };
 // The top padding keeps the first card clear of the toolbar overlay.
 const FIT = {
-  padding: { top: "64px", x: "24px", bottom: "24px" },
-  maxZoom: 1,
+  padding: {
+    top: `${FIT_PADDING.top}px`,
+    x: `${FIT_PADDING.x}px`,
+    bottom: `${FIT_PADDING.bottom}px`,
+  },
+  maxZoom: FIT_MAX_ZOOM,
   duration: 200,
 } as const;
-/** Below this a first fit shows shapes, not words: a long session opens on HEAD instead. */
-const LEGIBLE_ZOOM = 0.35;
 /** Up to this many cards, following HEAD refits the whole graph instead of panning. */
 const FOLLOW_FIT_LIMIT = 30;
 const EMPTY: GraphLayout = { nodes: [], edges: [], nav: new Map() };
@@ -58,6 +67,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const flow = useReactFlow<GraphNode, GraphEdge>();
   const theme = useResolvedTheme();
   const rootRef = useRef<HTMLDivElement>(null);
+  const paneRef = useRef<HTMLDivElement>(null);
 
   const expanded = useMemo(() => new Set(Object.keys(expandedIds).map(asNodeId)), [expandedIds]);
   const rows = useMemo(() => new Map((graph?.nodes ?? []).map((r) => [r.id, r])), [graph]);
@@ -71,10 +81,9 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
         : null,
     [graph, reads],
   );
-  const layout = useMemo(
-    () => (graph === null ? EMPTY : layoutGraph(graph, { expanded, showRelics, marks })),
-    [graph, expanded, showRelics, marks],
-  );
+  // Off the main thread for a large session; the previous layout stays until it arrives.
+  const laidOut = useGraphLayout(graph, expanded, showRelics, marks);
+  const layout = laidOut ?? EMPTY;
   const { nodes, edges } = useMemo(() => toFlow(layout), [layout]);
   const cards = useMemo(() => new Map(nodes.map((n) => [n.id, n])), [nodes]);
 
@@ -100,28 +109,27 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     },
     [cards, flow],
   );
-  // First load: the whole graph when it fits legibly, else HEAD at reading size.
+  // First load: the whole graph when it fits legibly, else HEAD at reading size — set in one
+  // step once React Flow is ready and the first layout has arrived (from the worker, it may
+  // come later than React Flow's init).
   const headId = graph?.headId ?? null;
   const headCard = headId === null ? null : cardOf(headId);
-  const onInit = useCallback(
-    async (instance: ReactFlowInstance<GraphNode, GraphEdge>) => {
-      await instance.fitView({ ...FIT, duration: 0 });
-      if (instance.getZoom() < LEGIBLE_ZOOM && headCard !== null) {
-        const card = cards.get(headCard);
-        if (card !== undefined) {
-          const { x, y } = centreOf(card);
-          await instance.setCenter(x, y, { zoom: 0.8 });
-        }
-      }
-      initialised.current = true;
-    },
-    [cards, headCard],
-  );
+  const [ready, setReady] = useState(false);
+  const onInit = useCallback(() => setReady(true), []);
+  const initialised = useRef(false);
+  useEffect(() => {
+    const pane = paneRef.current;
+    if (initialised.current || !ready || pane === null || layout.nodes.length === 0) return;
+    initialised.current = true;
+    const box = pane.getBoundingClientRect();
+    const head = headCard === null ? undefined : layout.nodes.find((n) => n.id === headCard);
+    const pane2d = { width: box.width, height: box.height };
+    void flow.setViewport(openingViewport(layout.nodes, pane2d, head ?? null));
+  }, [ready, layout, headCard, flow]);
 
   // Follow HEAD: when a new turn, a checkout or a compaction moves HEAD's card out of view
   // (a folded capsule can shorten the picture under the viewport), bring it back in.
   const headCardNode = headCard === null ? undefined : cards.get(headCard);
-  const initialised = useRef(false);
   useEffect(() => {
     const root = rootRef.current;
     if (!initialised.current || headCardNode === undefined || root === null) return;
@@ -141,7 +149,10 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
         await flow.fitView({ ...FIT, duration: 0 });
         if (flow.getZoom() >= LEGIBLE_ZOOM) return;
       }
-      await flow.setCenter(x, y, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });
+      await flow.setCenter(x, y, {
+        zoom: Math.max(flow.getZoom(), READING_ZOOM),
+        duration: 200,
+      });
     })();
   }, [headCardNode, flow, nodes.length]);
 
@@ -186,7 +197,11 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     select(null);
   }, [select]);
 
-  const relics = graph?.nodes.filter((r) => r.superseded_summary === true).length ?? 0;
+  // Memoised: a render for a selection or a toggle must not walk every row.
+  const relics = useMemo(
+    () => graph?.nodes.filter((r) => r.superseded_summary === true).length ?? 0,
+    [graph],
+  );
 
   return (
     <div
@@ -197,7 +212,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
       aria-label="Conversation graph"
       aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Enter Space F"
     >
-      <div className={s.canvas}>
+      <div className={s.canvas} ref={paneRef}>
         <ReactFlow<GraphNode, GraphEdge>
           nodes={nodes}
           edges={edges}
@@ -208,7 +223,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
           onPaneClick={onPaneClick}
           onInit={onInit}
           onlyRenderVisibleElements
-          minZoom={0.05}
+          minZoom={MIN_ZOOM}
           maxZoom={1.75}
           colorMode={theme ?? "light"}
           // Read-only picture: the store owns selection, nothing is dragged or connected,
@@ -236,7 +251,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
             <GraphToolbar relics={relics} onFit={fit} />
           </Panel>
         </ReactFlow>
-        {graph === null && <div className={s.empty}>Updating the graph…</div>}
+        {laidOut === null && <div className={s.empty}>Updating the graph…</div>}
       </div>
       {selected !== undefined && (
         <NodeDetail

@@ -1,4 +1,3 @@
-import type { HierarchyPointNode } from "d3-hierarchy";
 import type { GraphView } from "@/lib/engine/build-graph";
 import type { NodeId } from "@/lib/engine/ids";
 import type { ProvenanceMarks } from "@/lib/engine/provenance-marks";
@@ -13,7 +12,7 @@ import {
 } from "./flow-elements";
 import { HANDLE, SIZE, type FlowEdge, type FlowNode, type GraphLayout } from "./flow-types";
 import { buildNav } from "./nav";
-import { tidyTree, type Datum, type Measure } from "./tidy-tree";
+import { LayoutCache, tidyTree, type Measure, type Placement } from "./tidy-tree";
 
 export interface LayoutOptions {
   readonly expanded: ReadonlySet<NodeId>;
@@ -31,33 +30,25 @@ function slotWidth(card: DrawNode): number {
 
 /** The frame's contents, laid out on their own: the frame claims their extent. */
 interface Inner {
-  readonly placed: HierarchyPointNode<Datum>;
+  readonly cards: readonly DrawNode[];
+  readonly placed: Placement;
   readonly minX: number;
   readonly width: number;
   readonly span: number;
 }
 
-function innerLayout(cards: readonly DrawNode[]): Inner {
-  const placed = tidyTree(cards, (card) => ({ width: slotWidth(card), span: 1 }));
-  let minX = Infinity;
-  let maxX = -Infinity;
-  let span = 1;
-  // Hand-linked hierarchy nodes carry no depth (see tidyTree): count layers while walking.
-  const stack = (placed.children ?? []).map((point) => ({ point, layers: 1 }));
-  while (stack.length > 0) {
-    const item = stack.pop();
-    const card = item?.point.data?.card;
-    if (item === undefined || card === undefined) continue;
-    const half = slotWidth(card) / 2;
-    minX = Math.min(minX, item.point.x - half);
-    maxX = Math.max(maxX, item.point.x + half);
-    span = Math.max(span, item.layers);
-    for (const point of item.point.children ?? []) stack.push({ point, layers: item.layers + 1 });
-  }
-  const content = maxX - minX + 2 * SIZE.framePad;
+function innerLayout(cards: readonly DrawNode[], cache: LayoutCache): Inner {
+  const placed = tidyTree(cards, (card) => ({ width: slotWidth(card), span: 1 }), cache);
+  const content = placed.maxX - placed.minX + 2 * SIZE.framePad;
   const width = Math.max(content, SIZE.frameMinWidth);
   // Centre narrow contents in the widened frame.
-  return { placed, minX: minX - (width - content) / 2, width, span };
+  return {
+    cards,
+    placed,
+    minX: placed.minX - (width - content) / 2,
+    width,
+    span: Math.max(1, placed.layers),
+  };
 }
 
 interface Emitter extends ElementContext {
@@ -71,27 +62,32 @@ interface Emitter extends ElementContext {
 }
 
 /**
- * Emits one placed tree, preorder, children left to right, so each card's outgoing edges
+ * Emits one placed forest, preorder, children left to right, so each card's outgoing edges
  * come out in x order (navigation relies on it). `depth0` and `dx` shift a frame's contents.
  */
-function emit(top: HierarchyPointNode<Datum>, depth0: number, dx: number, out: Emitter): void {
-  const stack = (top.children ?? []).map((point) => ({ point, depth: depth0 })).reverse();
+function emit(
+  tops: readonly DrawNode[],
+  placed: Placement,
+  depth0: number,
+  dx: number,
+  out: Emitter,
+): void {
+  const stack = tops.map((card) => ({ card, depth: depth0, parent: null as string | null }));
+  stack.reverse();
   while (stack.length > 0) {
     const item = stack.pop();
-    const datum = item?.point.data;
-    if (item === undefined || datum === undefined || datum === null) continue;
-    const { point, depth } = item;
-    const children = point.children ?? [];
-    for (let i = children.length - 1; i >= 0; i -= 1) {
-      const child = children[i];
-      if (child !== undefined) stack.push({ point: child, depth: depth + 1 });
+    if (item === undefined) continue;
+    const { card, depth } = item;
+    const span = card.shape === "frame" && out.inner !== null ? out.inner.span : 1;
+    for (let i = card.children.length - 1; i >= 0; i -= 1) {
+      const child = card.children[i];
+      if (child !== undefined) stack.push({ card: child, depth: depth + span, parent: card.id });
     }
-    const { card, part } = datum;
-    if (part > 0) continue;
+    const x = placed.x.get(card) ?? 0;
     const top = depth * SIZE.row;
 
     if (card.shape === "frame" && out.capsule !== null && out.inner !== null) {
-      const left = Math.round(point.x + dx - out.inner.width / 2);
+      const left = Math.round(x + dx - out.inner.width / 2);
       const position = { x: left, y: top - SIZE.framePad - SIZE.frameHeader };
       const height = (out.inner.span - 1) * SIZE.row + SIZE.turn.height;
       const box = {
@@ -100,20 +96,19 @@ function emit(top: HierarchyPointNode<Datum>, depth0: number, dx: number, out: E
         height: height + 2 * SIZE.framePad + SIZE.frameHeader,
       };
       out.frames.push(frameNode(out.capsule, box, out.marks));
-      emit(out.inner.placed, depth, left + SIZE.framePad - out.inner.minX, out);
+      emit(out.inner.cards, out.inner.placed, depth, left + SIZE.framePad - out.inner.minX, out);
       continue;
     }
 
     const size = cardSize(card);
-    const left = Math.round(point.x + dx - slotWidth(card) / 2);
+    const left = Math.round(x + dx - slotWidth(card) / 2);
     const node =
       card.shape === "capsule" && out.capsule !== null
         ? capsuleNode(card, out.capsule, { x: left, y: top }, out.marks)
         : turnNode(card, { x: left, y: top }, out);
     out.cards.push(node);
 
-    const parent = point.parent?.data?.card.id ?? null;
-    const source = card.edgeFrom ?? parent;
+    const source = card.edgeFrom ?? item.parent;
     if (source === null) out.roots.push(card.id);
     else {
       const raw = card.row.rawFork;
@@ -168,16 +163,24 @@ function emit(top: HierarchyPointNode<Datum>, depth0: number, dx: number, out: E
 
 /**
  * The whole session DAG as React Flow nodes and edges (graph.md): a top-down tidy tree
- * (d3-hierarchy, linear time), ROOT on top, siblings oldest left. Positions are a function of
+ * (tidy-tree.ts, linear time), ROOT on top, siblings oldest left. Positions are a function of
  * the ledger, the expanded capsule and the relic toggle only — never of HEAD or the marks,
  * which change flags, not geometry. Side leaves sit in a row right of the card they hang
  * off. The expanded capsule is a frame several layers tall holding the covered turns; the
  * branches that leave them hang below it, as they hang below the folded capsule.
+ *
+ * `cache` carries per-subtree layouts from the previous call (the canvas and the layout
+ * worker keep one each): appending a node re-lays out only its card's ancestors.
  */
-export function layoutGraph(view: GraphView, opts: LayoutOptions): GraphLayout {
+export function layoutGraph(
+  view: GraphView,
+  opts: LayoutOptions,
+  cache: LayoutCache = new LayoutCache(),
+): GraphLayout {
   const drawn = drawTree(view, opts);
   const frame = drawn.standIn?.shape === "frame" ? drawn.standIn : null;
-  const inner = frame === null ? null : innerLayout(frame.inner);
+  cache.begin();
+  const inner = frame === null ? null : innerLayout(frame.inner, cache);
   const measure: Measure = (card) =>
     card.shape === "frame" && inner !== null
       ? { width: inner.width, span: inner.span }
@@ -194,7 +197,8 @@ export function layoutGraph(view: GraphView, opts: LayoutOptions): GraphLayout {
     roots: [],
     inner,
   };
-  emit(tidyTree(drawn.roots, measure), 0, 0, out);
+  emit(drawn.roots, tidyTree(drawn.roots, measure, cache), 0, 0, out);
+  cache.end();
 
   const frameNav = frame === null ? null : { id: frame.id, down: frame.inner[0]?.id ?? null };
   return {

@@ -61,16 +61,15 @@ describe("graph layout at scale", () => {
     }
   });
 
-  it("lays out 2,000+ nodes quickly", () => {
+  // Speed is measured in bench/, never asserted here; this checks a big bushy graph is
+  // laid out whole, one card and one edge per node.
+  it("lays out 2,000+ nodes, every one a card", () => {
     const l = bushy(700);
     const graph = l.graph("a699");
     expect(graph.nodes.length).toBeGreaterThan(2000);
-    const started = performance.now();
     const layout = layoutGraph(graph, { expanded: NONE, showRelics: false });
-    const elapsed = performance.now() - started;
     expect(layout.nodes).toHaveLength(graph.nodes.length);
     expect(layout.edges).toHaveLength(graph.nodes.length - 1);
-    expect(elapsed).toBeLessThan(500);
   });
 
   it("a 5,000-turn chain does not overflow the stack", () => {

@@ -1,0 +1,62 @@
+import { adoptUserNodes, getNodesInside, type InternalNodeBase } from "@xyflow/system";
+import { describe, expect, it } from "vitest";
+import type { NodeId } from "@/lib/engine/ids";
+import { toFlow } from "@/components/graph/flow-node-types";
+import type { GraphLayout } from "@/components/graph/flow-types";
+import { layoutGraph } from "@/components/graph/layout";
+import { LEGIBLE_ZOOM, openingViewport, READING_ZOOM } from "@/components/graph/opening-view";
+import { TestLedger } from "./ledger";
+
+const FOLDED = { expanded: new Set<NodeId>(), showRelics: false };
+const PANE = { width: 1400, height: 900 };
+
+/** `turns` exchanges with retries, edits and notices: ~3.4 nodes per turn. */
+function session(turns: number): { ledger: TestLedger; tip: string } {
+  const ledger = new TestLedger();
+  let tip = "R";
+  for (let i = 0; i < turns; i += 1) {
+    ledger.chain(tip, `u${i} a${i}`);
+    if (i % 2 === 0) ledger.add(`a${i}r`, `u${i}`);
+    if (i % 3 === 0) ledger.chain(tip, `u${i}e a${i}e`);
+    if (i % 5 === 0) ledger.add(`n${i}`, `a${i}`);
+    tip = `a${i}`;
+  }
+  return { ledger, tip };
+}
+
+/**
+ * The cards React Flow mounts with `onlyRenderVisibleElements` at a viewport: its own
+ * selection (`getNodesInside`, partially visible counts) over the nodes as it adopts them.
+ */
+function mounted(layout: GraphLayout, view: { x: number; y: number; zoom: number }): number {
+  const lookup = new Map<string, InternalNodeBase>();
+  adoptUserNodes(toFlow(layout).nodes, lookup, new Map());
+  const rect = { x: 0, y: 0, ...PANE };
+  return getNodesInside(lookup, rect, [view.x, view.y, view.zoom], true).length;
+}
+
+describe("opening a large session (issue 10)", () => {
+  it("[R127] a 10,000-node session opens on HEAD, mounting at most ~300 cards", () => {
+    const { ledger, tip } = session(3000);
+    const graph = ledger.graph(tip);
+    expect(graph.nodes.length).toBeGreaterThanOrEqual(10_000);
+    const layout = layoutGraph(graph, FOLDED);
+    const head = layout.nodes.find((n) => n.id === tip) ?? null;
+    const view = openingViewport(layout.nodes, PANE, head);
+    expect(view.zoom).toBe(READING_ZOOM);
+    const count = mounted(layout, view);
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThanOrEqual(300);
+    // Every card carries its size: none is mounted just to be measured.
+    expect(mounted(layout, { x: -1e7, y: -1e7, zoom: 1 })).toBe(0);
+  });
+
+  it("[R127] a session that fits legibly opens whole, and still mounts few cards", () => {
+    const { ledger, tip } = session(4);
+    const layout = layoutGraph(ledger.graph(tip), FOLDED);
+    const head = layout.nodes.find((n) => n.id === tip) ?? null;
+    const view = openingViewport(layout.nodes, PANE, head);
+    expect(view.zoom).toBeGreaterThanOrEqual(LEGIBLE_ZOOM);
+    expect(mounted(layout, view)).toBe(layout.nodes.length);
+  });
+});
