@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from "react";
 import Link from "next/link";
 import type { NodeId } from "@/lib/engine/ids";
-import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
+import type { SessionRecord } from "@/lib/engine/types";
 import { SessionGraph } from "@/components/graph/session-graph";
 import {
   selectStreaming,
@@ -11,6 +11,8 @@ import {
   useSession,
 } from "@/components/session/session-context";
 import type { ModelInfo } from "@/components/session/session-store";
+import type { WireNode } from "@/components/session/wire-node";
+import { SearchFocus } from "@/components/search/search-focus";
 import { AccountMenu, type AccountMenuProps } from "@/components/account/account-menu";
 import { Composer } from "./composer";
 import { SettingsPanel } from "./settings-panel";
@@ -27,22 +29,25 @@ import styles from "./chat-app.module.css";
 
 export interface ChatAppProps {
   readonly session: SessionRecord;
-  readonly nodes: readonly LedgerNode[];
+  readonly nodes: readonly WireNode[];
   readonly model: ModelInfo;
   readonly account: AccountMenuProps;
+  /** Opened at this node (a search result): the transcript scrolls to it. */
+  readonly focusId?: NodeId | null;
 }
 
 export function ChatApp(props: ChatAppProps) {
   return (
     <SessionStoreProvider session={props.session} nodes={props.nodes} model={props.model}>
       <ChatLayout account={props.account} />
+      {props.focusId && <SearchFocus nodeId={props.focusId} />}
     </SessionStoreProvider>
   );
 }
 
 function ChatLayout({ account }: { account: AccountMenuProps }) {
   const actions = useSessionActions();
-  useSessionEvents(actions.refresh);
+  useSessionEvents(actions.catchUp);
   const title = useSession((s) => s.session.title);
   const sessionId = useSession((s) => s.session.id);
   const headId = useSession((s) => s.session.headId);

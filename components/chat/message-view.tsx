@@ -3,13 +3,14 @@
 import { memo, useState } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
+import type { WireNode } from "@/components/session/wire-node";
 import { Markdown } from "./markdown";
 import { ToolCallCards } from "./tool-call-cards";
 import { cx } from "@/components/ui/cx";
 import styles from "./message-view.module.css";
 
 export interface MessageViewProps {
-  readonly node: LedgerNode;
+  readonly node: WireNode;
   readonly siblingIndex: number;
   readonly siblingCount: number;
   /** A summary stands in for this turn in what the model reads. */
@@ -45,6 +46,8 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
   // The manual `/task` run writes its own caller node: a user act, not a model reply.
   const manualTask = node.kind === "assistant" && node.metadata["manual"] === true;
   const error = node.metadata.error;
+  // A skeleton holds only the card label, not the message: it shows as loading ([R123]).
+  const skeleton = node.partial === "skeleton";
 
   const classes = cx(
     "msg",
@@ -111,7 +114,12 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
         )}
       </header>
 
-      {editing ? (
+      {skeleton ? (
+        <p className={cx("msg-loading", styles.loading)} aria-busy="true">
+          <span className={styles.loadingLabel}>{node.content}</span>
+          <span className={styles.loadingNote}>loading…</span>
+        </p>
+      ) : editing ? (
         <form
           className={styles.edit}
           onSubmit={(e) => {
@@ -170,10 +178,18 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
         </p>
       )}
 
-      {!editing && (
+      {!editing && !skeleton && (
         <footer className={styles.actions}>
           {node.kind === "user" && (
-            <button className="link-btn" disabled={props.busy} onClick={() => setEditing(true)}>
+            <button
+              className="link-btn"
+              disabled={props.busy}
+              onClick={() => {
+                // The draft starts from the text now held (a row can mount as a skeleton).
+                setDraft(node.content);
+                setEditing(true);
+              }}
+            >
               Edit
             </button>
           )}

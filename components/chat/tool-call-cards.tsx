@@ -1,10 +1,16 @@
 "use client";
 
-import { useCallback } from "react";
+import { useCallback, useEffect } from "react";
 import { useShallow } from "zustand/react/shallow";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode, ToolCall } from "@/lib/engine/types";
-import { useSession, useSessionStoreApi } from "@/components/session/session-context";
+import {
+  childrenLookup,
+  useSession,
+  useSessionStoreApi,
+} from "@/components/session/session-context";
+import type { SessionState } from "@/components/session/session-store";
+import type { WireNode } from "@/components/session/wire-node";
 import { branchTip } from "@/lib/engine/branch-tip";
 import { Markdown } from "./markdown";
 import { cx } from "@/components/ui/cx";
@@ -37,41 +43,43 @@ function describe(call: ToolCall): { title: string; text: string } {
 }
 
 interface CallState {
-  readonly result: LedgerNode | undefined;
-  readonly branch: LedgerNode | undefined;
+  readonly result: WireNode | undefined;
+  readonly branch: WireNode | undefined;
+}
+
+/** A node's text matches `text`; a skeleton's label is the first line, maybe cut short. */
+function sameText(node: WireNode, text: string): boolean {
+  if (node.partial !== "skeleton") return node.content === text;
+  const label = node.content.replace(/…$/, "").trim();
+  const first = text.split("\n").find((l) => l.trim()) ?? "";
+  return label !== "" && first.trim().startsWith(label);
 }
 
 /**
  * Each call's result — the `tool` nodes chained under the caller answer its calls in order —
  * and, for a sub-agent, the root of its branch (a user node under the caller that carries
- * the caller as `callerId`; equal prompts are told apart by order).
+ * the caller as `callerId`; equal prompts are told apart by order). Walks the children
+ * index: the caller's own neighbourhood, never the whole ledger.
  */
-function callStates(nodes: Readonly<Record<string, LedgerNode>>, caller: LedgerNode): CallState[] {
+function callStates(s: SessionState, caller: LedgerNode): CallState[] {
   const calls = caller.metadata.tool_calls ?? [];
-  const all = Object.values(nodes);
-  const results = new Map<string, LedgerNode>();
+  const kids = childrenLookup(s);
+  const results = new Map<string, WireNode>();
   let at = caller.id;
   for (;;) {
-    const next = all.find(
-      (n) =>
-        n.predecessorId === at &&
-        n.kind === "tool" &&
-        calls.some((c) => c.id === n.metadata.tool_call_id),
+    const next = kids(at).find(
+      (n) => n.kind === "tool" && calls.some((c) => c.id === n.metadata.tool_call_id),
     );
     if (!next?.metadata.tool_call_id || results.has(next.metadata.tool_call_id)) break;
     results.set(next.metadata.tool_call_id, next);
     at = next.id;
   }
-  const roots = all
-    .filter((n) => n.predecessorId === caller.id && n.kind === "user" && n.callerId === caller.id)
-    .sort((x, y) => x.seq - y.seq);
+  const roots = kids(caller.id).filter((n) => n.kind === "user" && n.callerId === caller.id);
   const taken = new Set<string>();
   return calls.map((call) => {
     const prompt = describe(call).text;
     const branch =
-      call.name === "task"
-        ? roots.find((r) => !taken.has(r.id) && r.content === prompt)
-        : undefined;
+      call.name === "task" ? roots.find((r) => !taken.has(r.id) && sameText(r, prompt)) : undefined;
     if (branch) taken.add(branch.id);
     return { result: results.get(call.id), branch };
   });
@@ -93,18 +101,19 @@ export function ToolCallCards({
   // Flattened to node references so the cards re-render only when a result or a branch
   // appears or changes, not on every streamed token elsewhere.
   const states = useSession(
-    useShallow((s) => callStates(s.nodes, caller).flatMap((c) => [c.result, c.branch])),
+    useShallow((s) => callStates(s, caller).flatMap((c) => [c.result, c.branch])),
   );
   const store = useSessionStoreApi();
+  // A result held as a skeleton (a long session's first load) is fetched whole once shown.
+  const skeletons = states
+    .filter((n) => n?.partial === "skeleton")
+    .map((n) => n?.id)
+    .join(",");
+  useEffect(() => {
+    if (skeletons) void store.getState().ensureFull(skeletons.split(",") as NodeId[]);
+  }, [skeletons, store]);
   const open = useCallback(
-    (branch: LedgerNode) => {
-      const { nodes } = store.getState();
-      const childrenOf = (id: NodeId) =>
-        Object.values(nodes)
-          .filter((n) => n.predecessorId === id)
-          .sort((a, b) => a.seq - b.seq);
-      onCheckout(branchTip(branch, childrenOf));
-    },
+    (branch: LedgerNode) => onCheckout(branchTip(branch, childrenLookup(store.getState()))),
     [store, onCheckout],
   );
   return (
@@ -141,7 +150,13 @@ export function ToolCallCards({
             {result && (
               <details className={msgStyles.tool}>
                 <summary>Result</summary>
-                <Markdown text={result.content} />
+                {result.partial === "skeleton" ? (
+                  <p className={msgStyles.loading} aria-busy="true">
+                    loading…
+                  </p>
+                ) : (
+                  <Markdown text={result.content} />
+                )}
               </details>
             )}
           </li>

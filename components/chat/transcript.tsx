@@ -1,126 +1,294 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
 import {
+  childrenLookup,
   selectStreaming,
-  useGraph,
   useHeadView,
+  useNode,
   useSession,
+  useSessionStoreApi,
 } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
 import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
-import { MessageView } from "./message-view";
+import { MessageView, type MessageViewProps } from "./message-view";
 import type { SessionActions } from "./use-session-actions";
 import { cx } from "@/components/ui/cx";
 import styles from "./transcript.module.css";
 
 const selectBusy = (s: SessionState) => s.busy !== null || selectStreaming(s);
-const selectSelected = (s: { selectedId: NodeId | null }) => s.selectedId;
-const selectNodes = (s: { nodes: Readonly<Record<string, LedgerNode>> }) => s.nodes;
+const selectSelected = (s: SessionState) => s.selectedId;
+const selectNodes = (s: SessionState) => s.nodes;
+const selectReveal = (s: SessionState) => s.reveal;
+const selectChildren = (s: SessionState) => s.children;
+
+/** A branch this short mounts every row: cheap, and find-in-page sees the whole branch. */
+const ALL_ROWS = 60;
+/** Rows mounted beyond the visible ones on each side of a long branch. */
+const OVERSCAN = 6;
+/** A row's height before it is measured. */
+const ESTIMATE = 160;
+/** The viewport assumed on the server (and in the first browser render, so they match). */
+const INITIAL_RECT = { width: 760, height: 900 };
+const estimateSize = () => ESTIMATE;
+/** Distance from the bottom (px) that still counts as "at the bottom". */
+const STICK = 48;
 
 /**
- * HEAD's branch, every turn of it. Where a summary stands in, the turns it covers stay
- * visible (dimmed) under a card with the summary the model reads instead.
+ * HEAD's branch, every turn of it, virtualised ([R125]): a 2,000-turn branch mounts only the
+ * rows on screen (plus overscan); each row is measured as it renders. The server renders the
+ * tail — the view opens at the bottom — so the page's last messages are in the HTML before
+ * any script runs. Where a summary stands in, the turns it covers stay visible (dimmed)
+ * under a card with the summary the model reads instead.
  */
 export function Transcript({ actions }: { actions: SessionActions }) {
   const { spine, rendering } = useHeadView();
-  const graph = useGraph();
   const busy = useSession(selectBusy);
   const selectedId = useSession(selectSelected);
   const nodes = useSession(selectNodes);
-  const select = useSession((s) => s.select);
-  const bottom = useRef<HTMLDivElement>(null);
+  const children = useSession(selectChildren);
+  const reveal = useSession(selectReveal);
+  const store = useSessionStoreApi();
   const [showSystem, setShowSystem] = useState(false);
+  const scroller = useRef<HTMLDivElement | null>(null);
+  const list = useRef<HTMLDivElement | null>(null);
+  const atBottom = useRef(true);
 
-  const rows = useMemo(() => new Map(graph?.nodes.map((r) => [r.id, r] as const)), [graph]);
+  // Versions (`< 2/3 >`) from the children index by the engine's rule — the graph's own
+  // siblingIndex/siblingCount — so the transcript never waits for a whole-ledger graph build
+  // (with the graph pane closed, none happens at all).
+  const childrenOf = useMemo(() => childrenLookup({ nodes, children }), [nodes, children]);
+  const versionsOf = useCallback(
+    (node: LedgerNode): readonly [index: number, count: number] => {
+      const parent = node.predecessorId ? nodes[node.predecessorId] : undefined;
+      if (!parent) return [0, 1];
+      const versions = versionsUnder(parent, childrenOf);
+      const index = versions.findIndex((v) => v.id === node.id);
+      return index < 0 ? [0, 1] : [index, versions.length];
+    },
+    [nodes, childrenOf],
+  );
   const summary = useMemo(() => {
     const m = rendering?.messages.find((x) => x.kind === "summary");
     return m ? nodes[m.id] : undefined;
   }, [rendering, nodes]);
   const covered = useMemo(() => new Set(summary?.metadata.covers_ids ?? []), [summary]);
-  const firstCovered = spine.find((n) => covered.has(n.id))?.id;
 
-  const children = useMemo(() => {
-    const map = new Map<NodeId, LedgerNode[]>();
-    for (const n of Object.values(nodes)) {
-      if (!n.predecessorId) continue;
-      const list = map.get(n.predecessorId) ?? [];
-      list.push(n);
-      map.set(n.predecessorId, list);
-    }
-    for (const list of map.values()) list.sort((a, b) => a.seq - b.seq);
-    return map;
-  }, [nodes]);
-
-  const last = spine.at(-1);
-  useEffect(() => {
-    bottom.current?.scrollIntoView({ block: "end" });
-  }, [last?.id, last?.content.length]);
-
-  const onSibling = (node: LedgerNode, delta: -1 | 1) => {
-    const parent = node.predecessorId ? nodes[node.predecessorId] : undefined;
-    if (!parent) return;
-    const childrenOf = (id: NodeId) => children.get(id) ?? [];
-    const versions = versionsUnder(parent, childrenOf);
-    const target = versions[versions.findIndex((v) => v.id === node.id) + delta];
-    if (target) void actions.checkout(branchTip(target, childrenOf));
-  };
+  // Stable callbacks: a memoised row re-renders only when its own props change ([R124]).
+  const onRetry = useCallback((id: NodeId) => void actions.retry(id), [actions]);
+  const onEdit = useCallback(
+    (id: NodeId, content: string) => void actions.edit(id, content),
+    [actions],
+  );
+  const onDeleteBranch = useCallback((id: NodeId) => void actions.deleteBranch(id), [actions]);
+  const onCheckout = useCallback((id: NodeId) => void actions.checkout(id), [actions]);
+  const onSelect = useCallback(
+    (id: NodeId) => {
+      const s = store.getState();
+      s.select(s.selectedId === id ? null : id);
+    },
+    [store],
+  );
+  const onSibling = useCallback(
+    (node: LedgerNode, delta: -1 | 1) => {
+      const s = store.getState();
+      const parent = node.predecessorId ? s.nodes[node.predecessorId] : undefined;
+      if (!parent) return;
+      const childrenOf = childrenLookup(s);
+      const versions = versionsUnder(parent, childrenOf);
+      const target = versions[versions.findIndex((v) => v.id === node.id) + delta];
+      if (target) void actions.checkout(branchTip(target, childrenOf));
+    },
+    [store, actions],
+  );
 
   const root = spine[0];
-  const turns = spine.slice(1);
+  const turns = useMemo(() => spine.slice(1), [spine]);
+  const firstCovered = useMemo(() => turns.find((n) => covered.has(n.id))?.id, [turns, covered]);
   // Deleting HEAD's branch needs somewhere to fall back to: a fork somewhere above it.
-  const forkedAbove = turns.some((n) => (rows.get(n.id)?.siblingCount ?? 1) > 1);
+  const forkedAbove = useMemo(() => turns.some((n) => versionsOf(n)[1] > 1), [turns, versionsOf]);
+  const last = turns.at(-1);
+  const lastIsTip = useMemo(
+    () => (last ? versionsUnder(last, childrenOf).length === 0 : false),
+    [last, childrenOf],
+  );
+
+  // Row 0 is the system prompt's toggle; row i is turn i - 1.
+  const count = turns.length + 1;
+  // Stable functions: the virtualiser recomputes every row's position when they change.
+  const getItemKey = useCallback(
+    (i: number) => (i === 0 ? "system" : (turns[i - 1]?.id ?? i)),
+    [turns],
+  );
+  // The React Compiler is not enabled here; the virtualiser's functions are read fresh on
+  // every render, which is what its incompatible-library warning guards against.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize,
+    overscan: count <= ALL_ROWS ? count : OVERSCAN,
+    getItemKey,
+    initialRect: INITIAL_RECT,
+    // Open at the bottom (the range clamps it to the end of the list).
+    initialOffset: Number.MAX_SAFE_INTEGER,
+  });
+
+  // Before the virtualiser first reads the scroll position (its layout effect runs after
+  // this ref is attached), put the view at the bottom, where the server-rendered tail is.
+  const attach = useCallback((el: HTMLDivElement | null) => {
+    if (el && scroller.current !== el) el.scrollTop = el.scrollHeight;
+    scroller.current = el;
+  }, []);
+
+  const toBottom = useCallback(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
+  // A new turn (this tab's or another's) brings the view to the bottom.
+  useLayoutEffect(() => {
+    atBottom.current = true;
+    toBottom();
+  }, [last?.id, toBottom]);
+
+  // While at the bottom, stay there as the streaming row grows or rows get measured.
+  useEffect(() => {
+    const inner = list.current;
+    if (!inner || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) toBottom();
+    });
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, [toBottom]);
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK;
+  }, []);
+
+  // Jump to a node (a search result, a node selected in the graph) through the virtualiser:
+  // its row may not be mounted.
+  const scrollTo = useCallback(
+    (id: NodeId, align: "center" | "auto") => {
+      const i = turns.findIndex((n) => n.id === id);
+      if (i < 0) return;
+      if (i < turns.length - 1) atBottom.current = false;
+      virtualizer.scrollToIndex(i + 1, { align });
+    },
+    [turns, virtualizer],
+  );
+  // Each request once (by its nonce): a later turn must not jump back to it.
+  const revealed = useRef(0);
+  useEffect(() => {
+    if (!reveal || reveal.nonce === revealed.current) return;
+    revealed.current = reveal.nonce;
+    scrollTo(reveal.id, "center");
+  }, [reveal, scrollTo]);
+  // Only a new selection scrolls, not a new turn while something stays selected.
+  const latestScrollTo = useRef(scrollTo);
+  useLayoutEffect(() => {
+    latestScrollTo.current = scrollTo;
+  }, [scrollTo]);
+  useEffect(
+    () =>
+      store.subscribe((s, prev) => {
+        if (s.selectedId && s.selectedId !== prev.selectedId) {
+          latestScrollTo.current(s.selectedId, "auto");
+        }
+      }),
+    [store],
+  );
+
+  const items = virtualizer.getVirtualItems();
   return (
-    <div className={styles.transcript} aria-label="Transcript">
-      {root && (
-        <div className={styles.systemPrompt}>
-          <button className="link-btn" onClick={() => setShowSystem((v) => !v)}>
-            {showSystem ? "Hide" : "Show"} system prompt
-          </button>
-          {showSystem && <pre>{root.content}</pre>}
+    <div ref={attach} className={styles.transcript} aria-label="Transcript" onScroll={onScroll}>
+      <div className={styles.sizer} style={{ height: virtualizer.getTotalSize() }}>
+        <div
+          ref={list}
+          className={styles.window}
+          style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
+        >
+          {items.map((item) => {
+            const node = item.index === 0 ? undefined : turns[item.index - 1];
+            const [siblingIndex, siblingCount] = node ? versionsOf(node) : [0, 1];
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className={styles.row}
+              >
+                {item.index === 0 ? (
+                  root && (
+                    <div className={styles.systemPrompt}>
+                      <button className="link-btn" onClick={() => setShowSystem((v) => !v)}>
+                        {showSystem ? "Hide" : "Show"} system prompt
+                      </button>
+                      {showSystem && <pre>{root.content}</pre>}
+                    </div>
+                  )
+                ) : node ? (
+                  <>
+                    {node.id === firstCovered && summary && (
+                      <details className={cx("summary-card", styles.summary)} open={false}>
+                        <summary>
+                          <strong>
+                            The model reads a summary instead of the {covered.size} turns below.
+                          </strong>
+                          <span className={styles.summaryFirst}>
+                            {summary.content.split("\n").find((l) => l.trim())}
+                          </span>
+                        </summary>
+                        <pre className={styles.summaryText}>{summary.content}</pre>
+                      </details>
+                    )}
+                    <TurnRow
+                      id={node.id}
+                      siblingIndex={siblingIndex}
+                      siblingCount={siblingCount}
+                      covered={covered.has(node.id)}
+                      busy={busy}
+                      selected={selectedId === node.id}
+                      deletable={node.id === last?.id && forkedAbove && lastIsTip}
+                      onRetry={onRetry}
+                      onEdit={onEdit}
+                      onSibling={onSibling}
+                      onSelect={onSelect}
+                      onDeleteBranch={onDeleteBranch}
+                      onCheckout={onCheckout}
+                    />
+                  </>
+                ) : null}
+              </div>
+            );
+          })}
         </div>
-      )}
+      </div>
       {turns.length === 0 && (
         <p className={styles.empty}>Send a message to start the conversation.</p>
       )}
-      {turns.map((node) => {
-        const row = rows.get(node.id);
-        return (
-          <div key={node.id}>
-            {node.id === firstCovered && summary && (
-              <details className={cx("summary-card", styles.summary)} open={false}>
-                <summary>
-                  <strong>
-                    The model reads a summary instead of the {covered.size} turns below.
-                  </strong>
-                  <span className={styles.summaryFirst}>
-                    {summary.content.split("\n").find((l) => l.trim())}
-                  </span>
-                </summary>
-                <pre className={styles.summaryText}>{summary.content}</pre>
-              </details>
-            )}
-            <MessageView
-              node={node}
-              siblingIndex={row?.siblingIndex ?? 0}
-              siblingCount={row?.siblingCount ?? 1}
-              covered={covered.has(node.id)}
-              busy={busy}
-              selected={selectedId === node.id}
-              onRetry={(id) => void actions.retry(id)}
-              onEdit={(id, content) => void actions.edit(id, content)}
-              onSibling={onSibling}
-              onSelect={(id) => select(selectedId === id ? null : id)}
-              deletable={node.id === last?.id && forkedAbove && (row?.childCount ?? 0) === 0}
-              onDeleteBranch={(id) => void actions.deleteBranch(id)}
-              onCheckout={(id) => void actions.checkout(id)}
-            />
-          </div>
-        );
-      })}
-      <div ref={bottom} />
     </div>
   );
 }
+
+type TurnRowProps = Omit<MessageViewProps, "node"> & { readonly id: NodeId };
+
+/**
+ * One turn, reading its node by id: a streamed token re-renders this row only (the
+ * transcript above it reads structural state, which a token does not change). A skeleton
+ * (the page's first load of a long session) asks for its whole text as it scrolls into view.
+ */
+const TurnRow = memo(function TurnRow({ id, ...props }: TurnRowProps) {
+  const node = useNode(id);
+  const store = useSessionStoreApi();
+  const skeleton = node?.partial === "skeleton";
+  useEffect(() => {
+    if (skeleton) void store.getState().ensureFull([id]);
+  }, [skeleton, id, store]);
+  return node ? <MessageView node={node} {...props} /> : null;
+});

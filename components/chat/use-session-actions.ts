@@ -2,8 +2,13 @@
 
 import { useMemo, useRef } from "react";
 import type { NodeId } from "@/lib/engine/ids";
-import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
-import { useSessionStoreApi } from "@/components/session/session-context";
+import type { WireNode } from "@/components/session/wire-node";
+import {
+  childrenLookup,
+  selectHeadView,
+  useSessionStoreApi,
+} from "@/components/session/session-context";
+import type { SessionState } from "@/components/session/session-store";
 import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import { readSse } from "./sse-client";
 import { unwrap } from "@/components/session/unwrap";
@@ -29,11 +34,25 @@ async function errorOf(res: Response): Promise<string> {
   }
 }
 
-/** A read of the HTTP API (writes go through server actions or the streaming turn). */
-async function api<T>(url: string): Promise<T> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(await errorOf(res));
-  return (await res.json()) as T;
+/** How long Stop waits for the reply's seal on the channel before one catch-up instead. */
+const STOP_WAIT_MS = 4000;
+
+/** HEAD's spine nodes this tab holds only as skeletons: their text is fetched whole. */
+function skeletonSpine(s: SessionState): NodeId[] {
+  return selectHeadView(s)
+    .spine.filter((n) => s.nodes[n.id]?.partial === "skeleton")
+    .map((n) => n.id);
+}
+
+/** `id` and everything below it, by the children index. */
+function subtree(s: SessionState, id: NodeId): NodeId[] {
+  const out: NodeId[] = [];
+  const stack = [id];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    out.push(next);
+    stack.push(...(s.children[next] ?? []));
+  }
+  return out;
 }
 
 export interface TurnRequest {
@@ -58,12 +77,11 @@ export function useSessionActions() {
     const fail = (e: unknown) =>
       store.getState().setError(e instanceof Error ? e.message : String(e));
 
-    const refresh = async () => {
-      const [session, { nodes }] = await Promise.all([
-        api<SessionRecord>(sessionUrl()),
-        api<{ nodes: LedgerNode[] }>(`${sessionUrl()}/nodes`),
-      ]);
-      store.getState().hydrate(session, nodes);
+    // Catch-up, never a refetch of the whole ledger (docs/big-sessions.md).
+    const catchUp = () => store.getState().catchUp();
+    const checkedOut = () => {
+      const missing = skeletonSpine(store.getState());
+      if (missing.length > 0) void store.getState().ensureFull(missing);
     };
 
     /** Runs one request at a time; resolves false when it failed (the error is shown). */
@@ -106,7 +124,7 @@ export function useSessionActions() {
             const s = store.getState();
             const data: unknown = JSON.parse(msg.data);
             if (msg.event === "node") {
-              const node = data as LedgerNode;
+              const node = data as WireNode;
               s.upsertNode(node);
               s.setHead(node.id);
               if (node.status === "streaming") s.setOwnStream(node.id);
@@ -114,29 +132,25 @@ export function useSessionActions() {
               const d = data as { id: NodeId; text: string; offset: number };
               s.appendDelta(d.id, d.text, d.offset);
             } else if (msg.event === "done") {
-              s.upsertNode((data as { node: LedgerNode }).node);
+              s.upsertNode((data as { node: WireNode }).node);
             } else if (msg.event === "error") {
-              const e = data as { message: string; node?: LedgerNode };
+              const e = data as { message: string; node?: WireNode };
               if (e.node) s.upsertNode(e.node);
               s.setError(e.message);
             }
           }
         } catch (e) {
           if ((e as Error).name !== "AbortError") throw e;
-          // Stop: the server seals the reply `interrupted`; wait until the seal is visible.
-          for (let i = 0; i < 40; i++) {
-            await refresh();
-            const own = store.getState().ownStreamId;
-            if (!own || store.getState().nodes[own]?.status !== "streaming") break;
-            await new Promise((r) => setTimeout(r, 150));
-          }
+          // Stop: the server seals the reply `interrupted`; its `turn_finished` comes on the
+          // session channel (a reply stopped before it appeared: one catch-up).
+          await store.getState().awaitSeal(store.getState().ownStreamId, STOP_WAIT_MS);
           return;
         }
-        await refresh();
+        await catchUp();
       });
 
     return {
-      refresh,
+      catchUp,
       send: (content: string, parentId?: NodeId) =>
         turn({ mode: "send", content, ...(parentId ? { parentId } : {}) }),
       retry: (targetId: NodeId) => turn({ mode: "retry", targetId }),
@@ -147,6 +161,7 @@ export function useSessionActions() {
           store
             .getState()
             .setSession(unwrap(await moveHeadAction(sessionId(), { nodeId, move: "checkout" })));
+          checkedOut();
         } catch (e) {
           fail(e);
         }
@@ -160,7 +175,7 @@ export function useSessionActions() {
             result = await compactAction(sessionId());
           }
           const r = unwrap(result);
-          await refresh();
+          await catchUp();
           store
             .getState()
             .setNotice(
@@ -171,7 +186,7 @@ export function useSessionActions() {
       task: (prompt: string) =>
         guarded("task", async () => {
           unwrap(await taskAction(sessionId(), { prompt }));
-          await refresh();
+          await catchUp();
         }),
       sendTo: (targetSessionId: string, content: string) =>
         guarded("send", async () => {
@@ -193,14 +208,22 @@ export function useSessionActions() {
       deleteBranch: async (tipId: NodeId) => {
         try {
           const after = unwrap(await deleteBranchAction(sessionId(), tipId));
-          await refresh();
+          // The delete removed the branch below the fork point HEAD fell back to (its
+          // `nodes_removed` event says the same, maybe later): drop it here at once, so the
+          // fallback below never picks a deleted version.
+          const before = store.getState();
+          let top: NodeId | null = after.headId ? tipId : null;
+          while (top && before.nodes[top]?.predecessorId !== after.headId) {
+            top = before.nodes[top]?.predecessorId ?? null;
+          }
+          if (top) before.removeNodes(subtree(before, top));
+          store.getState().setSession(after);
+          await catchUp();
           // HEAD fell back to the fork point; show the surviving version's latest turn there,
           // as a user expects after deleting one of two versions.
-          const { nodes } = store.getState();
-          const childrenOf = (id: NodeId) =>
-            Object.values(nodes)
-              .filter((n) => n.predecessorId === id)
-              .sort((x, y) => x.seq - y.seq);
+          const state = store.getState();
+          const { nodes } = state;
+          const childrenOf = childrenLookup(state);
           const head = after.headId ? nodes[after.headId] : undefined;
           const versions = head ? versionsUnder(head, childrenOf) : [];
           const latest = versions.at(-1);
@@ -210,6 +233,7 @@ export function useSessionActions() {
               .getState()
               .setSession(unwrap(await moveHeadAction(sessionId(), { nodeId, move: "checkout" })));
           }
+          checkedOut();
         } catch (e) {
           fail(e);
         }

@@ -2,7 +2,7 @@
 
 import { useEffect } from "react";
 import type { SessionEvent } from "@/lib/events/session-event";
-import { useSessionStoreApi } from "@/components/session/session-context";
+import { selectStreaming, useSessionStoreApi } from "@/components/session/session-context";
 
 const EVENT_TYPES: readonly SessionEvent["type"][] = [
   "node_appended",
@@ -20,9 +20,10 @@ const EVENT_TYPES: readonly SessionEvent["type"][] = [
 
 /**
  * Follows the session channel, so another tab's (or another instance's) writes appear
- * live. After a reconnect the page refetches: events missed while offline are not replayed.
+ * live. Events missed while offline are not replayed: after a reconnect the page catches up
+ * (what came after the highest seq it holds, never the whole ledger).
  */
-export function useSessionEvents(refresh: () => Promise<void>): void {
+export function useSessionEvents(catchUp: () => Promise<void>): void {
   const store = useSessionStoreApi();
   const sessionId = store.getState().session.id;
   useEffect(() => {
@@ -30,13 +31,15 @@ export function useSessionEvents(refresh: () => Promise<void>): void {
     let opened = false;
     const onEvent = (e: MessageEvent<string>) => {
       const event = JSON.parse(e.data) as SessionEvent;
-      if (store.getState().apply(event)) void refresh().catch(() => undefined);
+      if (store.getState().apply(event)) void catchUp().catch(() => undefined);
     };
     for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
     source.addEventListener("ready", () => {
-      if (opened) void refresh().catch(() => undefined);
+      // A reply the page was rendered streaming may have sealed before the channel opened:
+      // its `turn_finished` is gone, so the first connection checks it too.
+      if (opened || selectStreaming(store.getState())) void catchUp().catch(() => undefined);
       opened = true;
     });
     return () => source.close();
-  }, [sessionId, store, refresh]);
+  }, [sessionId, store, catchUp]);
 }

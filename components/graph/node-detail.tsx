@@ -1,6 +1,8 @@
 "use client";
 
+import { useEffect } from "react";
 import type { GraphRow } from "@/lib/engine/build-graph";
+import { useSession, useSessionStoreApi } from "@/components/session/session-context";
 import type { NodeId } from "@/lib/engine/ids";
 import { isSideLeafKind } from "@/lib/engine/side-leaf";
 import { savingText } from "./card-text";
@@ -32,6 +34,13 @@ function kindLabel(row: GraphRow): string {
  */
 export function NodeDetail(props: NodeDetailProps) {
   const { row, capsule } = props;
+  // Content and provenance on demand ([R123]): a lean or skeleton copy is fetched whole when
+  // opened here; until then its label shows, marked as loading.
+  const store = useSessionStoreApi();
+  const partial = useSession((s) => s.nodes[row.id]?.partial);
+  useEffect(() => {
+    void store.getState().ensureFull([row.id]);
+  }, [row.id, store]);
   // Side leaves cannot become HEAD (checkoutTarget refuses them).
   const checkoutable = !isSideLeafKind(row.kind);
   const metadata = JSON.stringify(row.metadata, null, 2);
@@ -88,7 +97,10 @@ export function NodeDetail(props: NodeDetailProps) {
             This branch forks from inside the summarised segment and renders raw context.
           </p>
         )}
-        <pre className={p.content}>{row.content === "" ? "(empty)" : row.content}</pre>
+        {partial === "skeleton" && <p className={p.note}>Loading the whole text…</p>}
+        <pre className={p.content} aria-busy={partial !== undefined}>
+          {row.content === "" ? "(empty)" : row.content}
+        </pre>
         <details className={p.disclosure}>
           <summary>Metadata</summary>
           <pre className={p.json}>{metadata}</pre>

@@ -1,15 +1,20 @@
 "use client";
 
 import { useEffect } from "react";
+import { asNodeId } from "@/lib/engine/ids";
+import { useSessionStoreApi } from "@/components/session/session-context";
 import styles from "./search.module.css";
 
 /**
  * The session page opened at a node (`?node=`, a search result): once the transcript shows
  * that node's message, it is scrolled into view and highlighted briefly, and `?node=` leaves
- * the address so a reload does not switch branches again.
+ * the address so a reload does not switch branches again. The transcript is virtualised:
+ * the row is first brought into view through the store, then found in the DOM.
  */
 export function SearchFocus({ nodeId }: { nodeId: string }) {
+  const store = useSessionStoreApi();
   useEffect(() => {
+    store.getState().revealNode(asNodeId(nodeId));
     const url = new URL(window.location.href);
     if (url.searchParams.has("node")) {
       url.searchParams.delete("node");
@@ -28,7 +33,7 @@ export function SearchFocus({ nodeId }: { nodeId: string }) {
     const find = () => document.querySelector(`[data-node-id="${CSS.escape(nodeId)}"]`);
     const found = find();
     if (found) reveal(found);
-    // The chat renders in the browser only, after this: wait for the message to appear.
+    // The row may mount only once the transcript has scrolled to it: wait for it.
     const observer = new MutationObserver(() => {
       const el = find();
       if (el) {
@@ -41,6 +46,6 @@ export function SearchFocus({ nodeId }: { nodeId: string }) {
       observer.disconnect();
       window.cancelAnimationFrame(frame);
     };
-  }, [nodeId]);
+  }, [nodeId, store]);
   return null;
 }

@@ -2,9 +2,9 @@
 
 import {
   createContext,
+  useCallback,
   useContext,
   useDeferredValue,
-  useMemo,
   useState,
   type ReactNode,
 } from "react";
@@ -12,27 +12,40 @@ import { useStore } from "zustand";
 import { buildGraph, type GraphView } from "@/lib/engine/build-graph";
 import { activeSummaries } from "@/lib/engine/active-summaries";
 import { contextTokens } from "@/lib/engine/context-tokens";
+import type { NodeId } from "@/lib/engine/ids";
 import { renderContext, type RenderedContext } from "@/lib/engine/render-context";
 import { spineOf } from "@/lib/engine/spine-of";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import {
   createSessionStore,
+  nodeOf,
+  selectStreaming,
   type ModelInfo,
   type SessionState,
   type SessionStoreApi,
 } from "./session-store";
+import type { NodeSource } from "./node-source";
+import type { WireNode } from "./wire-node";
+
+export { selectStreaming };
 
 const StoreContext = createContext<SessionStoreApi | null>(null);
 
 /** One store per page (zustand's Next.js guidance: no global stores). */
 export function SessionStoreProvider(props: {
   session: SessionRecord;
-  nodes: readonly LedgerNode[];
+  nodes: readonly WireNode[];
   model: ModelInfo;
+  source?: NodeSource;
   children: ReactNode;
 }) {
   const [store] = useState(() =>
-    createSessionStore({ session: props.session, nodes: props.nodes, model: props.model }),
+    createSessionStore({
+      session: props.session,
+      nodes: props.nodes,
+      model: props.model,
+      ...(props.source ? { source: props.source } : {}),
+    }),
   );
   return <StoreContext.Provider value={store}>{props.children}</StoreContext.Provider>;
 }
@@ -48,33 +61,58 @@ export function useSession<T>(selector: (s: SessionState) => T): T {
 }
 
 // Module-level selectors: stable identities, so components re-render only on real change.
+//
+// The whole-ledger ones are memoised per store state on `nodes` (replaced only on a
+// structural change, never per token) and `session`: however many components read the
+// graph, it is built once per change for the whole page ([R120]). WeakMaps, so a replaced
+// ledger's results are collected with it.
 
-/** A reply streams somewhere in the session (this tab's or another's): the turn is taken. */
-export const selectStreaming = (s: SessionState) =>
-  Object.values(s.nodes).some((n) => n.status === "streaming");
-const selectNodes = (s: SessionState) => s.nodes;
-const selectSession = (s: SessionState) => s.session;
+const listMemo = new WeakMap<object, readonly WireNode[]>();
 
-/** The ledger in seq order. */
-export function useNodeList(): readonly LedgerNode[] {
-  const nodes = useSession(selectNodes);
-  return useMemo(() => Object.values(nodes).sort((a, b) => a.seq - b.seq), [nodes]);
+function listOf(nodes: SessionState["nodes"]): readonly WireNode[] {
+  let list = listMemo.get(nodes);
+  if (!list) {
+    list = Object.values(nodes).sort((a, b) => a.seq - b.seq);
+    listMemo.set(nodes, list);
+  }
+  return list;
+}
+
+/** The ledger in seq order (as structurally held: a streaming node's text may lag). */
+export function selectNodeList(s: SessionState): readonly WireNode[] {
+  return listOf(s.nodes);
+}
+
+const graphMemo = new WeakMap<object, { session: SessionRecord; graph: GraphView | null }>();
+
+function graphOf(nodes: SessionState["nodes"], session: SessionRecord): GraphView | null {
+  const hit = graphMemo.get(nodes);
+  if (hit && hit.session === session) return hit.graph;
+  let graph: GraphView | null;
+  try {
+    graph = buildGraph(session, listOf(nodes));
+  } catch {
+    // A ledger mid-update (a node whose predecessor has not arrived yet) renders next time.
+    graph = null;
+  }
+  graphMemo.set(nodes, { session, graph });
+  return graph;
 }
 
 /** The graph wire contract, computed in the browser by the same engine function. */
+export function selectGraph(s: SessionState): GraphView | null {
+  return graphOf(s.nodes, s.session);
+}
+
+const selectNodes = (s: SessionState) => s.nodes;
+const selectSession = (s: SessionState) => s.session;
+
 export function useGraph(): GraphView | null {
-  // Deferred: a streaming reply changes `nodes` on every token; the graph (a whole-ledger
-  // build and layout) catches up when React has time, the transcript never waits for it.
-  const list = useDeferredValue(useNodeList());
+  // Deferred: a structural change (a new turn, a seal) commits the transcript first; the
+  // graph's whole-ledger build follows when React has time — once for every reader.
+  const nodes = useDeferredValue(useSession(selectNodes));
   const session = useDeferredValue(useSession(selectSession));
-  return useMemo(() => {
-    try {
-      return buildGraph(session, list);
-    } catch {
-      // A ledger mid-update (a node whose predecessor has not arrived yet) renders next time.
-      return null;
-    }
-  }, [session, list]);
+  return graphOf(nodes, session);
 }
 
 export interface HeadView {
@@ -85,22 +123,53 @@ export interface HeadView {
   readonly tokens: number;
 }
 
-/** The transcript follows HEAD. */
-export function useHeadView(): HeadView {
-  const nodes = useSession(selectNodes);
-  const session = useSession(selectSession);
-  return useMemo(() => {
-    const get = (id: string) => nodes[id];
-    if (!session.headId) return { spine: [], rendering: null, tokens: 0 };
+const EMPTY_HEAD: HeadView = { spine: [], rendering: null, tokens: 0 };
+const headMemo = new WeakMap<object, { session: SessionRecord; view: HeadView }>();
+
+/**
+ * The transcript follows HEAD. Structural like the graph: a streaming reply's tokens count
+ * once it seals (its row shows the live text meanwhile).
+ */
+export function selectHeadView(s: SessionState): HeadView {
+  const hit = headMemo.get(s.nodes);
+  if (hit && hit.session === s.session) return hit.view;
+  const { nodes, session } = s;
+  const get = (id: string) => nodes[id];
+  let view = EMPTY_HEAD;
+  if (session.headId) {
     try {
       const spine = spineOf(session.headId, get);
       const rendering = renderContext({
         spine,
         activeSummaries: activeSummaries(session.meta, get),
       });
-      return { spine, rendering, tokens: contextTokens(rendering.messages) };
+      view = { spine, rendering, tokens: contextTokens(rendering.messages) };
     } catch {
-      return { spine: [], rendering: null, tokens: 0 };
+      view = EMPTY_HEAD;
     }
-  }, [nodes, session]);
+  }
+  headMemo.set(nodes, { session, view });
+  return view;
+}
+
+export function useHeadView(): HeadView {
+  return useSession(selectHeadView);
+}
+
+/** One node as it is now (a streaming node's live text): re-renders only when it changes. */
+export function useNode(id: NodeId): WireNode | undefined {
+  return useSession(useCallback((s: SessionState) => nodeOf(s, id), [id]));
+}
+
+const NO_CHILDREN: readonly NodeId[] = [];
+
+/** `childrenOf` over the index, for the engine's branch rules (versionsUnder, branchTip). */
+export function childrenLookup(
+  s: Pick<SessionState, "nodes" | "children">,
+): (id: NodeId) => readonly LedgerNode[] {
+  return (id) =>
+    (s.children[id] ?? NO_CHILDREN).flatMap((c) => {
+      const n = s.nodes[c];
+      return n ? [n] : [];
+    });
 }

@@ -2,8 +2,10 @@
 
 import { createStore } from "zustand/vanilla";
 import type { NodeId } from "@/lib/engine/ids";
-import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
+import type { SessionRecord } from "@/lib/engine/types";
 import type { SessionEvent } from "@/lib/events/session-event";
+import { httpNodeSource, MAX_IDS, type NodeSource } from "./node-source";
+import type { WireNode } from "./wire-node";
 
 /** What the page knows about the model and its window (from the server; never a key). */
 export interface ModelInfo {
@@ -16,13 +18,29 @@ export interface ModelInfo {
 
 /**
  * The single live source of one session in the browser: the transcript and the graph both
- * read it, neither keeps a copy. Everything derived (spine, rendering, graph rows, layout)
- * is computed by selectors from `nodes` and `session`, never stored.
+ * read it, neither keeps a copy.
+ *
+ * Why two slices of nodes ([R120]): a session holds thousands of nodes and a reply streams
+ * hundreds of tokens. Everything whole-ledger (the graph build, the children index, the
+ * sorted list, HEAD's rendering) is keyed on `nodes`, which changes only on a structural
+ * change — a node appears, seals, is removed, or a fuller copy arrives. A token changes
+ * only `live`, a record of the few streaming nodes' latest copies: copying it is O(number of
+ * streams), and only the components that read one streaming node (its message row)
+ * re-render. A streaming node's entry in `nodes` keeps the text it had when it last changed
+ * structurally; readers that show text ask `nodeOf` (live first).
  */
 export interface SessionState {
   readonly session: SessionRecord;
-  /** The ledger, by id. Replaced (not mutated) on every change so selectors memoise. */
-  readonly nodes: Readonly<Record<string, LedgerNode>>;
+  /** The ledger by id. Replaced (never mutated) on a structural change, never per token. */
+  readonly nodes: Readonly<Record<string, WireNode>>;
+  /** Children ids by predecessor id, in seq order. Maintained with `nodes`. */
+  readonly children: Readonly<Record<string, readonly NodeId[]>>;
+  /** The streaming nodes' latest copies; its keys are the set of streaming ids. */
+  readonly live: Readonly<Record<string, WireNode>>;
+  /** The highest seq this tab holds: where a catch-up starts. Never decreases. */
+  readonly maxSeq: number;
+  /** Bumped on every structural change (what the whole-ledger memos are keyed on). */
+  readonly version: number;
   readonly model: ModelInfo;
   /** The reply this tab is streaming through its own POST (deltas from the bus skip it). */
   readonly ownStreamId: NodeId | null;
@@ -31,12 +49,15 @@ export interface SessionState {
   readonly error: string | null;
   readonly notice: string | null;
   readonly selectedId: NodeId | null;
+  /** A request to bring a transcript row into view (search result, graph selection). */
+  readonly reveal: { readonly id: NodeId; readonly nonce: number } | null;
   readonly expanded: Readonly<Record<string, true>>;
   readonly showRelics: boolean;
 
-  hydrate(session: SessionRecord, nodes: readonly LedgerNode[]): void;
   setSession(session: SessionRecord): void;
-  upsertNode(node: LedgerNode): void;
+  /** Merges copies of nodes by the never-regress rule ([R121]); one structural change at most. */
+  merge(nodes: readonly WireNode[]): void;
+  upsertNode(node: WireNode): void;
   /**
    * Applies streamed text that starts at `offset` of the node's content: text this copy
    * already has is skipped, so a chunk never lands twice. Returns false when the chunk
@@ -50,141 +71,424 @@ export interface SessionState {
   setError(error: string | null): void;
   setNotice(notice: string | null): void;
   select(id: NodeId | null): void;
+  revealNode(id: NodeId): void;
   toggleCapsule(id: NodeId): void;
   toggleRelics(): void;
-  /** Applies a session-channel event; returns true when the page should refetch. */
+  /**
+   * Fetches what this tab missed ([R122]): the session record, the nodes after `maxSeq`
+   * (lean, page by page), and a full copy of every node it holds streaming or was told
+   * changed. Never the whole ledger. Concurrent calls share one run (plus one rerun).
+   */
+  catchUp(): Promise<void>;
+  /**
+   * Full copies of these nodes where this tab holds only a lean or skeleton one ([R123]):
+   * batched (at most 500 ids a request, calls in one tick coalesce) and deduplicated in
+   * flight. Resolves when they landed; a failure leaves them partial, never an error.
+   */
+  ensureFull(ids: readonly NodeId[]): Promise<void>;
+  /**
+   * After Stop: resolves once the reply `id` is sealed here — its `turn_finished` arrives on
+   * the session channel — or, if that has not happened within `ms`, after one catch-up
+   * (which refetches every node held streaming). Never a polling loop ([R122]).
+   */
+  awaitSeal(id: NodeId | null, ms: number): Promise<void>;
+  /** Applies a session-channel event; returns true when the page should catch up. */
   apply(event: SessionEvent): boolean;
 }
 
 export type SessionStoreApi = ReturnType<typeof createSessionStore>;
 
-/**
- * Of two copies of one node, the later one. A node only ever moves forward — streaming with
- * more text, then sealed once — so a sealed copy beats a streaming one and, while streaming,
- * the longer text wins; events and snapshots may arrive in any order.
- */
-function newer(a: LedgerNode, b: LedgerNode): LedgerNode {
-  if (a.status !== "streaming") return b.status !== "streaming" ? b : a;
-  if (b.status !== "streaming") return b;
-  return b.content.length >= a.content.length ? b : a;
+/** How complete a copy is: full 2, lean 1, skeleton 0. */
+function rank(n: WireNode): number {
+  return n.partial === undefined ? 2 : n.partial === "reads" ? 1 : 0;
 }
 
-function byId(nodes: readonly LedgerNode[]): Record<string, LedgerNode> {
-  const out: Record<string, LedgerNode> = {};
-  for (const n of nodes) out[n.id] = n;
+/** A lean copy completed with a full copy's provenance (lean + reads = full). */
+function withReads(lean: WireNode, from: WireNode): WireNode {
+  if (rank(lean) !== 1 || rank(from) !== 2) return lean;
+  const { partial, ...rest } = lean;
+  void partial;
+  return { ...rest, reads: from.reads };
+}
+
+/**
+ * Of two copies of one node, the later one ([R121]). A node only ever moves forward —
+ * streaming with more text, then sealed once, after which nothing about it changes — and a
+ * copy only ever gets fuller: a sealed copy beats a streaming one, while streaming the longer
+ * text wins, and of two sealed copies the fuller (full > lean > skeleton) wins. Returns `a`
+ * itself when `b` adds nothing, so callers can tell "no change" by identity.
+ */
+export function newer(a: WireNode, b: WireNode): WireNode {
+  const aSealed = a.status !== "streaming";
+  const bSealed = b.status !== "streaming";
+  if (aSealed && bSealed) return rank(b) > rank(a) ? b : a;
+  if (aSealed) return a;
+  if (bSealed) return withReads(b, a);
+  if (b.content.length > a.content.length) return withReads(b, a);
+  if (b.content.length === a.content.length && rank(b) > rank(a)) return b;
+  return a;
+}
+
+/** The current copy of a node: a streaming node's live text first. */
+export function nodeOf(s: SessionState, id: string): WireNode | undefined {
+  return s.live[id] ?? s.nodes[id];
+}
+
+/** True when the record has a key: O(1), unlike `Object.keys(..).length`. */
+function hasAny(record: Readonly<Record<string, unknown>>): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return true;
+  return false;
+}
+
+/** A reply streams somewhere in the session (this tab's or another's): the turn is taken. */
+export const selectStreaming = (s: SessionState): boolean => hasAny(s.live);
+
+/** Inserts `id` (of `seq`) into a seq-ordered list; appends are the common case. */
+function insertBySeq(
+  list: readonly NodeId[],
+  id: NodeId,
+  seq: number,
+  seqOf: (id: NodeId) => number,
+): NodeId[] {
+  const out = [...list];
+  let at = out.length;
+  while (at > 0 && seqOf(out[at - 1] as NodeId) > seq) at--;
+  out.splice(at, 0, id);
   return out;
+}
+
+interface Indexed {
+  readonly nodes: Record<string, WireNode>;
+  readonly children: Record<string, readonly NodeId[]>;
+  readonly live: Record<string, WireNode>;
+  readonly maxSeq: number;
+}
+
+function index(list: readonly WireNode[]): Indexed {
+  const nodes: Record<string, WireNode> = {};
+  const children: Record<string, NodeId[]> = {};
+  const live: Record<string, WireNode> = {};
+  let maxSeq = 0;
+  for (const n of [...list].sort((a, b) => a.seq - b.seq)) {
+    const had = nodes[n.id];
+    const m = had ? newer(had, n) : n;
+    nodes[n.id] = m;
+    if (m.status === "streaming") live[n.id] = m;
+    else delete live[n.id];
+    if (!had && n.predecessorId) (children[n.predecessorId] ??= []).push(n.id);
+    maxSeq = Math.max(maxSeq, n.seq);
+  }
+  return { nodes, children, live, maxSeq };
 }
 
 export function createSessionStore(init: {
   session: SessionRecord;
-  nodes: readonly LedgerNode[];
+  nodes: readonly WireNode[];
   model: ModelInfo;
+  /** Where catch-up and content on demand read from (tests pass a fake). */
+  source?: NodeSource;
 }) {
-  return createStore<SessionState>()((set, get) => ({
-    session: init.session,
-    nodes: byId(init.nodes),
-    model: init.model,
-    ownStreamId: null,
-    busy: null,
-    error: null,
-    notice: null,
-    selectedId: null,
-    expanded: {},
-    showRelics: false,
+  const source = init.source ?? httpNodeSource(init.session.id);
+  /**
+   * Removed ids. Ids are never reused, so a copy of one arriving later (a fetch answered
+   * before the delete) is a ghost and is dropped.
+   */
+  const removed = new Set<string>();
+  /** Ids a `node_changed` event named: the next catch-up fetches them whole. */
+  const stale = new Set<NodeId>();
+  /** ensureFull: ids asked for and not landed yet, each with the request that brings it. */
+  const inflight = new Map<NodeId, Promise<void>>();
+  let queued: NodeId[] = [];
+  let flushing: Promise<void> | null = null;
+  let catching: Promise<void> | null = null;
+  let again = false;
+  let nonce = 0;
 
-    hydrate: (session, nodes) =>
-      set((s) => {
-        const next = byId(nodes);
-        // Merge, never regress: a snapshot can be older than events already applied.
-        for (const local of Object.values(s.nodes)) {
-          const fresh = next[local.id];
-          if (fresh) next[local.id] = newer(local, fresh);
-        }
-        if (s.ownStreamId === null) return { session, nodes: next };
-        // During this tab's own turn, keep nodes the snapshot has not seen yet.
-        const newest = nodes.reduce((max, n) => Math.max(max, n.seq), -1);
-        for (const local of Object.values(s.nodes)) {
-          if (!next[local.id] && local.seq > newest) next[local.id] = local;
-        }
-        const keepHead = next[s.ownStreamId] !== undefined && s.session.headId === s.ownStreamId;
-        return { session: keepHead ? { ...session, headId: s.ownStreamId } : session, nodes: next };
-      }),
-    setSession: (session) => set({ session }),
-    upsertNode: (node) =>
-      set((s) => {
-        const existing = s.nodes[node.id];
-        const merged = existing ? newer(existing, node) : node;
-        return merged === existing ? s : { nodes: { ...s.nodes, [node.id]: merged } };
-      }),
-    appendDelta: (id, text, offset) => {
-      const node = get().nodes[id];
-      // A node this tab has not seen yet: refetch (its text so far comes with it).
-      if (!node) return false;
-      if (node.status !== "streaming") return true;
-      const have = node.content.length;
-      if (offset > have) return false;
-      if (offset + text.length <= have) return true;
-      const content = node.content + text.slice(have - offset);
-      set((s) => ({ nodes: { ...s.nodes, [id]: { ...node, content } } }));
-      return true;
-    },
-    removeNodes: (ids) =>
-      set((s) => {
-        const nodes = { ...s.nodes };
-        for (const id of ids) delete nodes[id];
-        const selectedId = s.selectedId && nodes[s.selectedId] ? s.selectedId : null;
-        return { nodes, selectedId };
-      }),
-    setHead: (headId) => set((s) => ({ session: { ...s.session, headId } })),
-    setOwnStream: (ownStreamId) => set({ ownStreamId }),
-    setBusy: (busy) => set({ busy }),
-    setError: (error) => set({ error }),
-    setNotice: (notice) => set({ notice }),
-    select: (selectedId) => set({ selectedId }),
-    toggleCapsule: (id) =>
-      set((s) => {
-        const expanded = { ...s.expanded };
-        if (expanded[id]) delete expanded[id];
-        else expanded[id] = true;
-        return { expanded };
-      }),
-    toggleRelics: () => set((s) => ({ showRelics: !s.showRelics })),
+  return createStore<SessionState>()((set, get, api) => {
+    const fetchFull = async (ids: readonly NodeId[]): Promise<void> => {
+      const batches: NodeId[][] = [];
+      for (let i = 0; i < ids.length; i += MAX_IDS) batches.push(ids.slice(i, i + MAX_IDS));
+      await Promise.all(
+        batches.map(async (batch) => {
+          try {
+            get().merge(await source.byIds(batch));
+          } catch {
+            // Quiet: the nodes stay partial (their label shows) and a later ask retries.
+          } finally {
+            for (const id of batch) inflight.delete(id);
+          }
+        }),
+      );
+    };
 
-    apply: (event) => {
+    const runCatchUp = async (): Promise<void> => {
+      const refetch = [...new Set([...stale, ...(Object.keys(get().live) as NodeId[])])];
+      stale.clear();
+      const pages: WireNode[] = [];
+      let session: SessionRecord;
+      try {
+        [session] = await Promise.all([
+          source.session(),
+          (async () => {
+            let after: number | null = get().maxSeq;
+            while (after !== null) {
+              const page = await source.after(after);
+              // A loop, not push(...): a page may hold thousands of nodes.
+              for (const n of page.nodes) pages.push(n);
+              // A page that does not advance would loop forever: stop there.
+              after =
+                page.nextAfterSeq !== null && page.nextAfterSeq > after ? page.nextAfterSeq : null;
+            }
+          })(),
+          (async () => {
+            for (let i = 0; i < refetch.length; i += MAX_IDS) {
+              for (const n of await source.byIds(refetch.slice(i, i + MAX_IDS))) pages.push(n);
+            }
+          })(),
+        ]);
+      } catch (e) {
+        // Not fetched: the next catch-up asks for them again.
+        for (const id of refetch) stale.add(id);
+        throw e;
+      }
       const s = get();
-      switch (event.type) {
-        case "node_appended":
-        case "turn_finished":
-          s.upsertNode(event.node);
-          return false;
-        case "delta":
-          // A gap (this tab missed text) is healed by a refetch.
-          return event.id !== s.ownStreamId && !s.appendDelta(event.id, event.text, event.offset);
-        case "head_moved":
-          s.setHead(event.headId);
-          return false;
-        case "nodes_removed":
-          s.removeNodes(event.ids);
-          return false;
-        case "notice":
-          s.setNotice(event.message);
-          return false;
-        case "compaction_failed":
-          s.setNotice(`Compaction failed: ${event.message}`);
-          return false;
-        case "compaction_started":
-          return false;
-        case "compaction_finished":
-          if (event.trigger !== "manual") {
-            s.setNotice(
-              `The oldest ${event.counts.covered} turns were summarised to stay inside the context window (${event.tokensBefore.toLocaleString("en")} → ${event.tokensAfter.toLocaleString("en")} tokens).`,
+      s.merge(pages);
+      const own = s.ownStreamId;
+      // During this tab's own turn its reply is HEAD even if the record was read just before.
+      const keepHead = own !== null && get().nodes[own] !== undefined && s.session.headId === own;
+      get().setSession(keepHead ? { ...session, headId: own } : session);
+    };
+
+    const first = index(init.nodes);
+    return {
+      session: init.session,
+      nodes: first.nodes,
+      children: first.children,
+      live: first.live,
+      maxSeq: first.maxSeq,
+      version: 0,
+      model: init.model,
+      ownStreamId: null,
+      busy: null,
+      error: null,
+      notice: null,
+      selectedId: null,
+      reveal: null,
+      expanded: {},
+      showRelics: false,
+
+      setSession: (session) => set({ session }),
+
+      merge: (incoming) => {
+        if (incoming.length === 0) return;
+        const s = get();
+        // Copy-on-write: the big records are copied at most once per merge, and only when
+        // something structural happened.
+        let nodes: Record<string, WireNode> | null = null;
+        let children: Record<string, readonly NodeId[]> | null = null;
+        let live: Record<string, WireNode> | null = null;
+        let maxSeq = s.maxSeq;
+        const seqOf = (id: NodeId) => (nodes ?? s.nodes)[id]?.seq ?? 0;
+        for (const n of incoming) {
+          if (removed.has(n.id)) continue;
+          maxSeq = Math.max(maxSeq, n.seq);
+          const held = (nodes ?? s.nodes)[n.id];
+          const current = (live ?? s.live)[n.id] ?? held;
+          const merged = current ? newer(current, n) : n;
+          if (merged === current) continue;
+          live ??= { ...s.live };
+          if (merged.status === "streaming") live[n.id] = merged;
+          else delete live[n.id];
+          // Only more streamed text of the same copy is not structural.
+          if (
+            held &&
+            merged.status === "streaming" &&
+            held.status === "streaming" &&
+            rank(merged) === rank(held)
+          ) {
+            continue;
+          }
+          nodes ??= { ...s.nodes };
+          nodes[n.id] = merged;
+          if (!held && n.predecessorId) {
+            children ??= { ...s.children };
+            children[n.predecessorId] = insertBySeq(
+              children[n.predecessorId] ?? [],
+              n.id,
+              n.seq,
+              seqOf,
             );
           }
-          return true;
-        case "session_changed":
-        case "node_changed":
-          return true;
-      }
-    },
-  }));
+        }
+        if (nodes === null && live === null && maxSeq === s.maxSeq) return;
+        set({
+          ...(nodes ? { nodes, version: s.version + 1 } : {}),
+          ...(children ? { children } : {}),
+          ...(live ? { live } : {}),
+          maxSeq,
+        });
+      },
+
+      upsertNode: (node) => get().merge([node]),
+
+      appendDelta: (id, text, offset) => {
+        const node = get().live[id];
+        // Not streaming here: a node this tab has not seen yet (catch up: its text so far
+        // comes with it) or one already sealed (nothing to add).
+        if (!node) return get().nodes[id] !== undefined;
+        const have = node.content.length;
+        if (offset > have) return false;
+        if (offset + text.length <= have) return true;
+        const content = node.content + text.slice(have - offset);
+        set((s) => ({ live: { ...s.live, [id]: { ...node, content } } }));
+        return true;
+      },
+
+      removeNodes: (ids) =>
+        set((s) => {
+          for (const id of ids) removed.add(id);
+          const gone = ids.filter((id) => s.nodes[id] !== undefined);
+          if (gone.length === 0) return s;
+          const nodes = { ...s.nodes };
+          const children = { ...s.children };
+          const live = { ...s.live };
+          for (const id of gone) {
+            const pred = nodes[id]?.predecessorId;
+            if (pred && children[pred]) {
+              const rest = children[pred].filter((c) => c !== id);
+              if (rest.length > 0) children[pred] = rest;
+              else delete children[pred];
+            }
+            delete children[id];
+            delete nodes[id];
+            delete live[id];
+          }
+          const selectedId = s.selectedId && nodes[s.selectedId] ? s.selectedId : null;
+          return { nodes, children, live, selectedId, version: s.version + 1 };
+        }),
+      setHead: (headId) => set((s) => ({ session: { ...s.session, headId } })),
+      setOwnStream: (ownStreamId) => set({ ownStreamId }),
+      setBusy: (busy) => set({ busy }),
+      setError: (error) => set({ error }),
+      setNotice: (notice) => set({ notice }),
+      select: (selectedId) => {
+        set({ selectedId });
+        // Provenance marks need what the node read; a lean or skeleton copy has none.
+        if (selectedId) void get().ensureFull([selectedId]);
+      },
+      revealNode: (id) => set({ reveal: { id, nonce: ++nonce } }),
+      toggleCapsule: (id) =>
+        set((s) => {
+          const expanded = { ...s.expanded };
+          if (expanded[id]) delete expanded[id];
+          else expanded[id] = true;
+          return { expanded };
+        }),
+      toggleRelics: () => set((s) => ({ showRelics: !s.showRelics })),
+
+      catchUp: () => {
+        if (catching) {
+          again = true;
+          return catching;
+        }
+        const run = async () => {
+          try {
+            do {
+              again = false;
+              await runCatchUp();
+            } while (again);
+          } finally {
+            catching = null;
+          }
+        };
+        catching = run();
+        return catching;
+      },
+
+      ensureFull: (ids) => {
+        const s = get();
+        const waits = new Set<Promise<void>>();
+        for (const id of ids) {
+          const pending = inflight.get(id);
+          if (pending) {
+            waits.add(pending);
+            continue;
+          }
+          if (nodeOf(s, id)?.partial === undefined) continue;
+          queued.push(id);
+          // Calls in the same tick (rows mounting together) share one flush.
+          flushing ??= Promise.resolve().then(() => {
+            const batch = queued;
+            queued = [];
+            flushing = null;
+            return fetchFull(batch);
+          });
+          inflight.set(id, flushing);
+          waits.add(flushing);
+        }
+        return Promise.all(waits).then(() => undefined);
+      },
+
+      awaitSeal: async (id, ms) => {
+        const sealed = (s: SessionState) => id !== null && s.live[id] === undefined;
+        const seen = await new Promise<boolean>((resolve) => {
+          if (id === null || sealed(get())) {
+            resolve(id !== null);
+            return;
+          }
+          const timer = setTimeout(() => {
+            unsubscribe();
+            resolve(false);
+          }, ms);
+          const unsubscribe = api.subscribe((s) => {
+            if (!sealed(s)) return;
+            clearTimeout(timer);
+            unsubscribe();
+            resolve(true);
+          });
+        });
+        if (!seen) await get().catchUp();
+      },
+
+      apply: (event) => {
+        const s = get();
+        switch (event.type) {
+          case "node_appended":
+          case "turn_finished":
+            s.upsertNode(event.node);
+            return false;
+          case "delta":
+            // A gap (this tab missed text) is healed by a catch-up, which refetches every
+            // node this tab holds streaming.
+            return event.id !== s.ownStreamId && !s.appendDelta(event.id, event.text, event.offset);
+          case "head_moved":
+            s.setHead(event.headId);
+            return false;
+          case "nodes_removed":
+            s.removeNodes(event.ids);
+            return false;
+          case "notice":
+            s.setNotice(event.message);
+            return false;
+          case "compaction_failed":
+            s.setNotice(`Compaction failed: ${event.message}`);
+            return false;
+          case "compaction_started":
+            return false;
+          case "compaction_finished":
+            if (event.trigger !== "manual") {
+              s.setNotice(
+                `The oldest ${event.counts.covered} turns were summarised to stay inside the context window (${event.tokensBefore.toLocaleString("en")} → ${event.tokensAfter.toLocaleString("en")} tokens).`,
+              );
+            }
+            return true;
+          case "node_changed":
+            stale.add(event.id);
+            return true;
+          case "session_changed":
+            return true;
+        }
+      },
+    };
+  });
 }

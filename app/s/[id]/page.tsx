@@ -1,8 +1,7 @@
 import { notFound } from "next/navigation";
 import { ChatApp } from "@/components/chat/chat-app";
-import { SearchFocus } from "@/components/search/search-focus";
 import { isEngineError } from "@/lib/engine/errors";
-import { isIdShaped, asNodeId, asSessionId, type NodeId } from "@/lib/engine/ids";
+import { isIdShaped, asNodeId, asSessionId, type NodeId, type SessionId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import { lookupModel } from "@/lib/llm/model-registry";
 import { services } from "@/lib/server/services";
@@ -30,6 +29,18 @@ async function load(
   }
 }
 
+/**
+ * The nodes the page is rendered with. MERGE: the one place to switch to the skeleton load
+ * (docs/big-sessions.md) once the server branch adds it — `return workspace.skeleton(id);`.
+ * The browser already takes skeletons: rows and the detail panel fetch text on demand. The
+ * transcript's server-rendered tail shows real messages only for nodes sent whole, so the
+ * load should keep HEAD's spine (at least its last turns) full; a skeleton row renders as a
+ * loading label until the browser fetches it.
+ */
+function initialNodes(workspace: Workspace, id: SessionId) {
+  return workspace.nodes(id);
+}
+
 export default async function SessionPage({
   params,
   searchParams,
@@ -49,29 +60,27 @@ export default async function SessionPage({
   if (!opened) notFound();
   const { session, focusId } = opened;
   const { compactor, providers, config } = await services();
-  const nodes = await workspace.nodes(session.id);
+  const nodes = await initialNodes(workspace, session.id);
   const budget = compactor.budgetOf(session);
   const description = providers.describe();
   const limits = lookupModel(session.meta.settings?.model ?? description.model);
   return (
-    <>
-      <ChatApp
-        session={session}
-        nodes={nodes}
-        account={{
-          name: workspace.actor.name,
-          accounts: config.auth,
-          isAdmin: workspace.actor.isAdmin,
-        }}
-        model={{
-          label: description.label,
-          offline: description.kind === "offline",
-          window: budget.window,
-          keepRecentTokens: budget.keepRecentTokens,
-          notice: session.meta.settings?.contextWindow ? null : (limits.notice ?? null),
-        }}
-      />
-      {focusId && <SearchFocus nodeId={focusId} />}
-    </>
+    <ChatApp
+      session={session}
+      nodes={nodes}
+      account={{
+        name: workspace.actor.name,
+        accounts: config.auth,
+        isAdmin: workspace.actor.isAdmin,
+      }}
+      model={{
+        label: description.label,
+        offline: description.kind === "offline",
+        window: budget.window,
+        keepRecentTokens: budget.keepRecentTokens,
+        notice: session.meta.settings?.contextWindow ? null : (limits.notice ?? null),
+      }}
+      focusId={focusId}
+    />
   );
 }

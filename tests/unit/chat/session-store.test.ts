@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSessionStore } from "@/components/session/session-store";
+import { createSessionStore, nodeOf } from "@/components/session/session-store";
 import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
 
@@ -47,7 +47,7 @@ function store(streamed: string) {
 
 const delta = (text: string, offset: number) =>
   ({ type: "delta", id: asNodeId("A"), text, offset }) as const;
-const content = (s: ReturnType<typeof store>) => s.getState().nodes["A"]?.content;
+const content = (s: ReturnType<typeof store>) => nodeOf(s.getState(), "A")?.content;
 
 describe("[R89] streamed text lands exactly once, at its offset", () => {
   it("[R89] a tab that refetched mid-stream skips the chunk it already has", () => {

@@ -1,0 +1,45 @@
+import type { NodeId } from "@/lib/engine/ids";
+import type { SessionRecord } from "@/lib/engine/types";
+import type { WireNode } from "./wire-node";
+
+/** One page of `GET /api/sessions/:id/nodes` (docs/big-sessions.md). */
+export interface NodePage {
+  readonly nodes: readonly WireNode[];
+  readonly lastSeq: number;
+  /** The `afterSeq` of the next page; null when this page reached the end. */
+  readonly nextAfterSeq: number | null;
+}
+
+/**
+ * The reads the session store makes on its own (catch-up, content on demand). An interface
+ * so the store's tests drive it with a fake instead of a server.
+ */
+export interface NodeSource {
+  session(): Promise<SessionRecord>;
+  /** Lean nodes with `seq > afterSeq`, one page. */
+  after(afterSeq: number): Promise<NodePage>;
+  /** Full copies of these nodes (at most `MAX_IDS` per call). */
+  byIds(ids: readonly NodeId[]): Promise<readonly WireNode[]>;
+}
+
+/** The server's cap on `?ids=`. */
+export const MAX_IDS = 500;
+/** Catch-up page size: large enough that a normal catch-up is one request. */
+const PAGE = 2000;
+
+async function read<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`Request failed (${res.status}).`);
+  return (await res.json()) as T;
+}
+
+export function httpNodeSource(sessionId: string): NodeSource {
+  const base = `/api/sessions/${encodeURIComponent(sessionId)}`;
+  return {
+    session: () => read<SessionRecord>(base),
+    after: (afterSeq) =>
+      read<NodePage>(`${base}/nodes?afterSeq=${afterSeq}&limit=${PAGE}&view=lean`),
+    byIds: async (ids) =>
+      (await read<NodePage>(`${base}/nodes?ids=${ids.map(encodeURIComponent).join(",")}`)).nodes,
+  };
+}

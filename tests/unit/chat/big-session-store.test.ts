@@ -1,0 +1,494 @@
+import { describe, expect, it, vi } from "vitest";
+import * as graphModule from "@/lib/engine/build-graph";
+import {
+  createSessionStore,
+  newer,
+  nodeOf,
+  selectStreaming,
+} from "@/components/session/session-store";
+import {
+  childrenLookup,
+  selectGraph,
+  selectHeadView,
+  selectNodeList,
+} from "@/components/session/session-context";
+import type { NodePage, NodeSource } from "@/components/session/node-source";
+import type { WireNode } from "@/components/session/wire-node";
+import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
+import type { SessionRecord } from "@/lib/engine/types";
+
+// Counts the graph builds the page does (the real function still runs).
+vi.mock("@/lib/engine/build-graph", async (original) => {
+  const real = await original<typeof import("@/lib/engine/build-graph")>();
+  return { ...real, buildGraph: vi.fn(real.buildGraph) };
+});
+
+const S = asSessionId("S1");
+const id = (x: string) => asNodeId(x);
+
+function wire(
+  x: string,
+  pred: string | null,
+  seq: number,
+  extra: Partial<WireNode> = {},
+): WireNode {
+  return {
+    id: id(x),
+    sessionId: S,
+    predecessorId: pred === null ? null : id(pred),
+    seq,
+    kind: pred === null ? "root" : seq % 2 === 1 ? "user" : "assistant",
+    content: `text of ${x}`,
+    status: "complete",
+    callerId: null,
+    metadata: {},
+    reads: [],
+    tokenCount: tokens(1),
+    createdAt: "2026-12-01T00:00:00.000Z",
+    ...extra,
+  };
+}
+
+function session(headId: string | null): SessionRecord {
+  return {
+    id: S,
+    title: "t",
+    headId: headId === null ? null : id(headId),
+    rootId: id("R"),
+    meta: {},
+    createdAt: "2026-12-01T00:00:00.000Z",
+    updatedAt: "2026-12-01T00:00:00.000Z",
+  };
+}
+
+/** ROOT then a chain n1…n{count}; the last one optionally streaming. */
+function chain(count: number, streamingTip = false): WireNode[] {
+  const out = [wire("R", null, 0, { content: "system" })];
+  for (let i = 1; i <= count; i++) {
+    out.push(
+      wire(
+        `n${i}`,
+        i === 1 ? "R" : `n${i - 1}`,
+        i,
+        streamingTip && i === count ? { status: "streaming", content: "" } : {},
+      ),
+    );
+  }
+  return out;
+}
+
+/** A fake `GET .../nodes` and session record: records every request it answers. */
+function fakeSource(ledger: () => readonly WireNode[], record: () => SessionRecord) {
+  const calls: { kind: "after" | "ids" | "session"; arg: string }[] = [];
+  const source: NodeSource = {
+    session: () => {
+      calls.push({ kind: "session", arg: "" });
+      return Promise.resolve(record());
+    },
+    after: (afterSeq) => {
+      calls.push({ kind: "after", arg: String(afterSeq) });
+      const rest = ledger()
+        .filter((n) => n.seq > afterSeq)
+        .sort((a, b) => a.seq - b.seq);
+      const page = rest.slice(0, 2);
+      const lastSeq = Math.max(...ledger().map((n) => n.seq));
+      const answer: NodePage = {
+        nodes: page.map((n) => ({ ...n, reads: [], partial: "reads" })),
+        lastSeq,
+        nextAfterSeq: rest.length > 2 ? (page.at(-1)?.seq ?? null) : null,
+      };
+      return Promise.resolve(answer);
+    },
+    byIds: (ids) => {
+      calls.push({ kind: "ids", arg: ids.join(",") });
+      return Promise.resolve(ledger().filter((n) => ids.includes(n.id)));
+    },
+  };
+  return { source, calls };
+}
+
+const MODEL = { label: "m", offline: true, window: 8192, keepRecentTokens: 1000, notice: null };
+
+function storeOf(nodes: readonly WireNode[], headId: string, source?: NodeSource) {
+  return createSessionStore({
+    session: session(headId),
+    nodes,
+    model: MODEL,
+    ...(source ? { source } : {}),
+  });
+}
+
+describe("[R120] a streamed token costs O(its node), not O(the ledger)", () => {
+  it("[R120] appendDelta keeps the ledger, its indexes and the version; only the live copy moves", () => {
+    const s = storeOf(chain(2000, true), "n2000");
+    const before = s.getState();
+    const structural = vi.fn();
+    // A subscriber of whole-ledger state (what the graph and transcript read).
+    s.subscribe((st, prev) => {
+      if (st.nodes !== prev.nodes || st.children !== prev.children || st.session !== prev.session) {
+        structural();
+      }
+    });
+    for (let i = 0; i < 1000; i++) {
+      expect(s.getState().appendDelta(id("n2000"), "x", i)).toBe(true);
+    }
+    const after = s.getState();
+    expect(after.nodes).toBe(before.nodes);
+    expect(after.children).toBe(before.children);
+    expect(after.version).toBe(before.version);
+    expect(structural).not.toHaveBeenCalled();
+    expect(nodeOf(after, "n2000")?.content).toBe("x".repeat(1000));
+  });
+
+  it("[R120] the graph is built once per structural change, never per token", () => {
+    const build = vi.mocked(graphModule.buildGraph);
+    const s = storeOf(chain(300, true), "n300");
+    build.mockClear();
+    const first = selectGraph(s.getState());
+    // However many components read it, the same state builds once.
+    expect(selectGraph(s.getState())).toBe(first);
+    expect(build).toHaveBeenCalledTimes(1);
+    const head = selectHeadView(s.getState());
+    const list = selectNodeList(s.getState());
+    for (let i = 0; i < 1000; i++) {
+      s.getState().appendDelta(id("n300"), "y", i);
+      expect(selectGraph(s.getState())).toBe(first);
+      expect(selectHeadView(s.getState())).toBe(head);
+      expect(selectNodeList(s.getState())).toBe(list);
+    }
+    expect(build).toHaveBeenCalledTimes(1);
+    // Sealing is structural: one more build.
+    s.getState().upsertNode(
+      wire("n300", "n299", 300, { content: "y".repeat(1000), status: "complete" }),
+    );
+    expect(selectGraph(s.getState())).not.toBe(first);
+    selectGraph(s.getState());
+    expect(build).toHaveBeenCalledTimes(2);
+  });
+
+  it("[R120] the streaming set answers selectStreaming without scanning the ledger", () => {
+    const s = storeOf(chain(50), "n50");
+    expect(selectStreaming(s.getState())).toBe(false);
+    s.getState().upsertNode(wire("n51", "n50", 51, { status: "streaming", content: "" }));
+    expect(Object.keys(s.getState().live)).toEqual(["n51"]);
+    expect(selectStreaming(s.getState())).toBe(true);
+    s.getState().upsertNode(wire("n51", "n50", 51, { status: "interrupted", content: "a" }));
+    expect(selectStreaming(s.getState())).toBe(false);
+    expect(s.getState().nodes["n51"]?.status).toBe("interrupted");
+  });
+
+  it("[R120] children are indexed by predecessor in seq order, kept up to date incrementally", () => {
+    const s = storeOf([wire("R", null, 0), wire("b", "R", 5), wire("a", "R", 2)], "a");
+    expect(s.getState().children["R"]).toEqual(["a", "b"]);
+    expect(s.getState().maxSeq).toBe(5);
+    // An older sibling arriving late lands in its seq place; the others keep theirs.
+    s.getState().merge([wire("c", "R", 9), wire("z", "R", 3)]);
+    expect(s.getState().children["R"]).toEqual(["a", "z", "b", "c"]);
+    expect(s.getState().maxSeq).toBe(9);
+    const kids = childrenLookup(s.getState());
+    expect(kids(id("R")).map((n) => n.id)).toEqual(["a", "z", "b", "c"]);
+    s.getState().removeNodes([id("z"), id("c")]);
+    expect(s.getState().children["R"]).toEqual(["a", "b"]);
+    expect(s.getState().nodes["z"]).toBeUndefined();
+    // The highest seq held never goes back: a catch-up never asks for removed nodes again.
+    expect(s.getState().maxSeq).toBe(9);
+  });
+
+  it("[R120] one merge of many nodes is one structural change", () => {
+    const s = storeOf(chain(10), "n10");
+    const v = s.getState().version;
+    const notified = vi.fn();
+    s.subscribe(notified);
+    s.getState().merge(chain(40).slice(11));
+    expect(notified).toHaveBeenCalledTimes(1);
+    expect(s.getState().version).toBe(v + 1);
+    // Copies that add nothing change nothing (and notify no one).
+    s.getState().merge(chain(40).slice(1, 11));
+    expect(notified).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("[R121] a node never regresses, whatever order its copies arrive in", () => {
+  const full = wire("A", "R", 1, { reads: [id("R")] });
+  const lean = { ...full, reads: [], partial: "reads" as const };
+  const skeleton = { ...full, content: "text of A", reads: [], partial: "skeleton" as const };
+
+  it("[R121] full beats lean beats skeleton, from either side", () => {
+    expect(newer(full, lean)).toBe(full);
+    expect(newer(lean, full)).toBe(full);
+    expect(newer(lean, skeleton)).toBe(lean);
+    expect(newer(skeleton, lean)).toBe(lean);
+    expect(newer(skeleton, full)).toBe(full);
+    // An equal copy of a sealed node adds nothing: the held one stays (same identity).
+    expect(newer(full, { ...full })).toBe(full);
+  });
+
+  it("[R121] sealed beats streaming; while streaming the longer text wins", () => {
+    const s1 = { ...full, status: "streaming" as const, content: "Hello" };
+    const s2 = { ...s1, content: "Hello world" };
+    const sealed = { ...full, status: "complete" as const, content: "Hello world!" };
+    expect(newer(s1, s2)).toBe(s2);
+    expect(newer(s2, s1)).toBe(s2);
+    expect(newer(sealed, s2)).toBe(sealed);
+    expect(newer(s2, sealed)).toBe(sealed);
+  });
+
+  it("[R121] a lean copy that wins on text keeps the provenance the full copy had", () => {
+    const streaming = { ...full, status: "streaming" as const, content: "Hel" };
+    const leanSeal = { ...lean, content: "Hello" };
+    const merged = newer(streaming, leanSeal);
+    expect(merged.content).toBe("Hello");
+    expect(merged.reads).toEqual([id("R")]);
+    expect(merged.partial).toBeUndefined();
+  });
+
+  it("[R121] the store applies the rule: a late skeleton or lean copy never replaces a full one", () => {
+    const s = storeOf([wire("R", null, 0), full], "A");
+    const held = s.getState().nodes["A"];
+    s.getState().merge([lean, skeleton]);
+    expect(s.getState().nodes["A"]).toBe(held);
+  });
+});
+
+describe("[R122] catching up asks for what came after, never the whole ledger", () => {
+  it("[R122] follows nextAfterSeq pages from the highest seq held, lean, and merges", async () => {
+    const ledger = chain(9);
+    const { source, calls } = fakeSource(
+      () => ledger,
+      () => session("n9"),
+    );
+    const s = storeOf(ledger.slice(0, 4), "n3", source);
+    expect(s.getState().maxSeq).toBe(3);
+    await s.getState().catchUp();
+    expect(calls.filter((c) => c.kind === "after").map((c) => c.arg)).toEqual(["3", "5", "7"]);
+    expect(calls.some((c) => c.kind === "ids")).toBe(false);
+    expect(Object.keys(s.getState().nodes)).toHaveLength(10);
+    expect(s.getState().nodes["n9"]?.partial).toBe("reads");
+    expect(s.getState().session.headId).toBe("n9");
+    expect(s.getState().maxSeq).toBe(9);
+  });
+
+  it("[R122] refetches whole the nodes it holds streaming and those a node_changed named", async () => {
+    let ledger = chain(5, true);
+    const { source, calls } = fakeSource(
+      () => ledger,
+      () => session("n5"),
+    );
+    const s = storeOf(ledger, "n5", source);
+    // The reply sealed while this tab was away; n2 changed.
+    ledger = chain(5).map((n) => (n.id === "n5" ? { ...n, content: "done" } : n));
+    expect(s.getState().apply({ type: "node_changed", id: id("n2") })).toBe(true);
+    await s.getState().catchUp();
+    const ids = calls.filter((c) => c.kind === "ids").map((c) => c.arg.split(",").sort());
+    expect(ids).toEqual([["n2", "n5"]]);
+    expect(s.getState().nodes["n5"]?.status).toBe("complete");
+    expect(s.getState().nodes["n5"]?.content).toBe("done");
+    expect(selectStreaming(s.getState())).toBe(false);
+  });
+
+  it("[R122] a failed catch-up keeps what it was to refetch for the next one", async () => {
+    const ledger = chain(3);
+    const { source, calls } = fakeSource(
+      () => ledger,
+      () => session("n3"),
+    );
+    let down = true;
+    const flaky: NodeSource = {
+      ...source,
+      session: () => (down ? Promise.reject(new Error("offline")) : source.session()),
+    };
+    const s = storeOf(ledger, "n3", flaky);
+    s.getState().apply({ type: "node_changed", id: id("n2") });
+    await expect(s.getState().catchUp()).rejects.toThrow("offline");
+    down = false;
+    await s.getState().catchUp();
+    expect(calls.filter((c) => c.kind === "ids").map((c) => c.arg)).toEqual(["n2", "n2"]);
+  });
+
+  it("[R122] Stop waits for the reply's turn_finished, with no request at all", async () => {
+    const ledger = chain(4, true);
+    const { source, calls } = fakeSource(
+      () => ledger,
+      () => session("n4"),
+    );
+    const s = storeOf(ledger, "n4", source);
+    const settled = s.getState().awaitSeal(id("n4"), 60_000);
+    s.getState().apply({
+      type: "turn_finished",
+      node: wire("n4", "n3", 4, { status: "interrupted", content: "so far" }),
+    });
+    await settled;
+    expect(calls).toEqual([]);
+    expect(s.getState().nodes["n4"]?.status).toBe("interrupted");
+  });
+
+  it("[R122] if the seal does not come, Stop makes one bounded catch-up", async () => {
+    vi.useFakeTimers();
+    try {
+      let ledger = chain(4, true);
+      const { source, calls } = fakeSource(
+        () => ledger,
+        () => session("n4"),
+      );
+      const s = storeOf(ledger, "n4", source);
+      ledger = chain(4);
+      const settled = s.getState().awaitSeal(id("n4"), 4000);
+      await vi.advanceTimersByTimeAsync(3999);
+      expect(calls).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      await settled;
+      expect(calls.filter((c) => c.kind === "session")).toHaveLength(1);
+      expect(calls.filter((c) => c.kind === "ids").map((c) => c.arg)).toEqual(["n4"]);
+      expect(selectStreaming(s.getState())).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("[R122] concurrent catch-ups share a run", async () => {
+    const ledger = chain(3);
+    const { source, calls } = fakeSource(
+      () => ledger,
+      () => session("n3"),
+    );
+    const s = storeOf(ledger, "n3", source);
+    await Promise.all([s.getState().catchUp(), s.getState().catchUp(), s.getState().catchUp()]);
+    // The first run, then one rerun for the calls that came while it ran.
+    expect(calls.filter((c) => c.kind === "session")).toHaveLength(2);
+  });
+
+  it("[R122] nodes_removed drops the ids and their index entries", () => {
+    const s = storeOf(chain(4), "n2");
+    s.getState().select(id("n4"));
+    s.getState().apply({ type: "nodes_removed", ids: [id("n3"), id("n4")] });
+    expect(s.getState().nodes["n3"]).toBeUndefined();
+    expect(s.getState().children["n2"]).toBeUndefined();
+    expect(s.getState().selectedId).toBeNull();
+  });
+
+  it("[R122] a copy of a removed node arriving later does not bring it back", () => {
+    const s = storeOf(chain(4), "n2");
+    s.getState().apply({ type: "nodes_removed", ids: [id("n3"), id("n4")] });
+    s.getState().merge(chain(4).slice(3));
+    expect(s.getState().nodes["n3"]).toBeUndefined();
+    expect(s.getState().children["n2"]).toBeUndefined();
+  });
+
+  it("[R122] during this tab's own turn, a catch-up's older session record keeps HEAD on the reply", async () => {
+    const ledger = chain(4, true);
+    const { source } = fakeSource(
+      () => ledger,
+      () => session("n3"),
+    );
+    const s = storeOf(ledger, "n4", source);
+    s.getState().setOwnStream(id("n4"));
+    await s.getState().catchUp();
+    expect(s.getState().session.headId).toBe("n4");
+  });
+});
+
+describe("[R123] content and provenance on demand", () => {
+  function partialLedger(count: number) {
+    const full = chain(count);
+    const held = full.map((n, i) =>
+      i === 0
+        ? n
+        : { ...n, content: n.content.slice(0, 4), reads: [], partial: "skeleton" as const },
+    );
+    return { full, held };
+  }
+
+  it("[R123] fetches only partial nodes, at most 500 ids a request, calls in one tick coalesced", async () => {
+    const { full, held } = partialLedger(1200);
+    const { source, calls } = fakeSource(
+      () => full,
+      () => session("n1200"),
+    );
+    const s = storeOf(held, "n1200", source);
+    const all = held.map((n) => n.id);
+    await Promise.all([
+      s.getState().ensureFull(all.slice(0, 700)),
+      s.getState().ensureFull(all.slice(700)),
+    ]);
+    const sizes = calls.filter((c) => c.kind === "ids").map((c) => c.arg.split(",").length);
+    // ROOT was full already: 1,200 ids in three requests of at most 500.
+    expect(sizes).toEqual([500, 500, 200]);
+    expect(Object.values(s.getState().nodes).every((n) => n.partial === undefined)).toBe(true);
+    expect(s.getState().nodes["n7"]?.content).toBe("text of n7");
+    // Already full: nothing is asked again.
+    await s.getState().ensureFull(all);
+    expect(calls.filter((c) => c.kind === "ids")).toHaveLength(3);
+  });
+
+  it("[R123] an id already in flight is not asked for twice", async () => {
+    const { full, held } = partialLedger(3);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const { source, calls } = fakeSource(
+      () => full,
+      () => session("n3"),
+    );
+    const slow: NodeSource = {
+      ...source,
+      byIds: async (ids) => {
+        await gate;
+        return source.byIds(ids);
+      },
+    };
+    const s = storeOf(held, "n3", slow);
+    const first = s.getState().ensureFull([id("n1"), id("n2")]);
+    await Promise.resolve();
+    const second = s.getState().ensureFull([id("n2"), id("n1")]);
+    release();
+    await Promise.all([first, second]);
+    expect(calls.filter((c) => c.kind === "ids").map((c) => c.arg)).toEqual(["n1,n2"]);
+  });
+
+  it("[R123] a failed fetch is quiet: the node stays partial, and a later ask retries", async () => {
+    const { full, held } = partialLedger(2);
+    let fail = true;
+    const { source } = fakeSource(
+      () => full,
+      () => session("n2"),
+    );
+    const flaky: NodeSource = {
+      ...source,
+      byIds: (ids) => (fail ? Promise.reject(new Error("offline")) : source.byIds(ids)),
+    };
+    const s = storeOf(held, "n2", flaky);
+    await s.getState().ensureFull([id("n1")]);
+    expect(s.getState().nodes["n1"]?.partial).toBe("skeleton");
+    expect(s.getState().error).toBeNull();
+    fail = false;
+    await s.getState().ensureFull([id("n1")]);
+    expect(s.getState().nodes["n1"]?.partial).toBeUndefined();
+  });
+
+  it("[R123] selecting a node (for its provenance marks) fetches its reads", async () => {
+    const full = chain(2).map((n) => (n.id === "n2" ? { ...n, reads: [id("R"), id("n1")] } : n));
+    const held = full.map((n) =>
+      n.id === "n2" ? { ...n, reads: [], partial: "reads" as const } : n,
+    );
+    const { source } = fakeSource(
+      () => full,
+      () => session("n2"),
+    );
+    const s = storeOf(held, "n2", source);
+    s.getState().select(id("n2"));
+    await vi.waitFor(() => expect(s.getState().nodes["n2"]?.reads).toEqual(["R", "n1"]));
+  });
+});
+
+describe("[R124] a token re-renders only the streaming message", () => {
+  it("[R124] every other row's node keeps its identity while one streams", () => {
+    const s = storeOf(chain(100, true), "n100");
+    const rows = ["n1", "n50", "n99"].map((x) => nodeOf(s.getState(), x));
+    const streamed = nodeOf(s.getState(), "n100");
+    s.getState().appendDelta(id("n100"), "token", 0);
+    expect(["n1", "n50", "n99"].map((x) => nodeOf(s.getState(), x))).toEqual(rows);
+    for (const [i, x] of ["n1", "n50", "n99"].entries()) {
+      expect(nodeOf(s.getState(), x)).toBe(rows[i]);
+    }
+    expect(nodeOf(s.getState(), "n100")).not.toBe(streamed);
+  });
+});
