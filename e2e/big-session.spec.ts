@@ -16,8 +16,9 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
 }, testInfo) => {
   test.setTimeout(120_000);
   // A 201-node spine padded with dead forks; one more reply beside HEAD is the dead branch.
-  const file = bigLedger({ total: 9_999, words: 10, title: "E2E big session" });
+  const file = bigLedger({ total: 9_999, words: 5, title: "E2E big session" });
   const head = file.session.headId;
+  const headText = file.nodes.find((n) => n.id === head)!.content.slice(0, 30);
   const beforeHead = bigLedgerId(199);
   const ledger = {
     ...file,
@@ -46,15 +47,17 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   await expect(graph.locator(".react-flow__node").first()).toBeVisible();
   // Only what is on screen is mounted, not 10,000 cards.
   expect(await graph.locator(".react-flow__node").count()).toBeLessThanOrEqual(300);
-  await expect(page.locator("article.msg-assistant").last()).toContainText(
-    file.nodes.find((n) => n.id === head)!.content.slice(0, 40),
-  );
+  await expect(page.locator("article.msg-assistant").last()).toContainText(headText);
 
   await send(page, "Hello to a big session");
   await saveScreenshot(page, testInfo, "big-session");
 
-  // The dead reply sits beside the old HEAD's reply in the graph: check it out from there.
+  // The dead reply is the newest of the old HEAD reply's versions: select that card in the
+  // graph, walk right with the arrow keys (each step brings the selection into view, so
+  // its card mounts), and check it out with a double-click.
+  await graph.locator(".react-flow__node", { hasText: headText }).click();
   const card = graph.locator(".react-flow__node", { hasText: DEAD });
+  for (let i = 0; i < 60 && !(await card.isVisible()); i++) await page.keyboard.press("ArrowRight");
   await expect(card).toBeVisible();
   await card.dblclick();
   const tip = page.locator("article.msg-assistant").last();
