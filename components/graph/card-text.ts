@@ -1,25 +1,8 @@
 import type { LedgerNode } from "@/lib/engine/types";
+import { firstLine } from "@/lib/engine/wire-node";
 
-const MAX_LINE = 90;
-
-/**
- * The first non-empty line of `text`, cut to fit a card. Reads only as far as that line
- * (a long reply is not split whole for its label). Idempotent: a label is its own label.
- */
-export function firstLine(text: string, max = MAX_LINE): string {
-  let line = "";
-  for (let start = 0, lines = 0; start <= text.length && lines < 20; lines += 1) {
-    const end = text.indexOf("\n", start);
-    const candidate = text.slice(start, end < 0 ? text.length : end).trim();
-    if (candidate !== "") {
-      line = candidate;
-      break;
-    }
-    if (end < 0) break;
-    start = end + 1;
-  }
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
+// The label rule is the engine's: a skeleton node's content is exactly this line.
+export { firstLine };
 
 /** What a card says about a node: its first line, or what it did when it said nothing. */
 export function cardText(node: LedgerNode): string {

@@ -1,3 +1,4 @@
+import { leanNode } from "../engine/wire-node";
 import { acceptSummary } from "../engine/accept-summary";
 import { autoCompactDecision } from "../engine/auto-compact-decision";
 import { latchAfterFailure, type AutoCompactLatch } from "../engine/auto-compact-latch";
@@ -16,7 +17,7 @@ import { isProviderError } from "../llm/provider-error";
 import type { Providers } from "../llm/provider-factory";
 import { lookupModel } from "../llm/model-registry";
 import type { SessionStore } from "../store/session-store";
-import { loadView } from "../dispatcher/context";
+import { loadView, type HeadView } from "../dispatcher/context";
 import type { TurnCompaction } from "../dispatcher/run-turn";
 import { summarizeInChunks } from "./summarize-in-chunks";
 
@@ -119,7 +120,7 @@ export class Compactor implements TurnCompaction {
         };
       }
       const { node, tokensAfter } = await this.summarizeAndPersist(session, plan, trigger);
-      bus.publish(session.id, { type: "node_appended", node });
+      bus.publish(session.id, { type: "node_appended", node: leanNode(node) });
       bus.publish(session.id, {
         type: "compaction_finished",
         trigger,
@@ -156,9 +157,10 @@ export class Compactor implements TurnCompaction {
     session: SessionRecord,
     parentId: NodeId,
     newMessageTokens: number,
+    view?: HeadView,
   ): Promise<boolean> {
     const budget = this.budgetOf(session);
-    const { rendering, active } = await loadView(this.deps.store, session, parentId);
+    const { rendering, active } = view ?? (await loadView(this.deps.store, session, parentId));
     const renderedTokens = contextTokens(rendering.messages);
     const latch = (session.meta[LATCH_KEY] as AutoCompactLatch | undefined) ?? null;
     const decision = autoCompactDecision({

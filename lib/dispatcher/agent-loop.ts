@@ -1,3 +1,4 @@
+import { leanNode } from "../engine/wire-node";
 import { asSessionId, isIdShaped, type NodeId, type SessionId } from "../engine/ids";
 import type { LedgerNode, SessionRecord, ToolCall } from "../engine/types";
 import type { ChatProvider, ToolSpec } from "../llm/types";
@@ -87,7 +88,7 @@ export async function* toolRounds(
         callerId: ctx.callerId ?? caller.id,
         toolCallId: call.id,
       });
-      yield { type: "node", node: tool };
+      yield { type: "node", node: leanNode(tool) };
       parent = tool.id;
     }
     if (overLimit) {

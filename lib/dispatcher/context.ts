@@ -15,7 +15,9 @@ export interface HeadView {
 /**
  * What the model reads from `headId`: the head's spine (one recursive query) and the
  * session's active summary, through the engine's one rendering rule (compaction.md §3).
- * Turns and compaction both start here.
+ * Turns and compaction both start here. Nodes are read without their `reads` (the
+ * rendering never looks at them, and on a long spine they hold O(spine²) ids): the cost
+ * is the spine's text, once ([R118]).
  */
 export async function loadView(
   store: SessionStore,
@@ -23,8 +25,8 @@ export async function loadView(
   headId: NodeId,
 ): Promise<HeadView> {
   const [spine, summaries] = await Promise.all([
-    store.spine(session.id, headId),
-    store.nodesById(session.id, activeSummaryIds(session.meta)),
+    store.spine(session.id, headId, { reads: false }),
+    store.nodesById(session.id, activeSummaryIds(session.meta), { reads: false }),
   ]);
   const activeSummaries = summaries.filter((n) => n.kind === "summary");
   return {
@@ -32,6 +34,20 @@ export async function loadView(
     active: activeSummaries[0] ?? null,
     rendering: renderContext({ spine, activeSummaries }),
   };
+}
+
+/**
+ * The view one node further down: `node` appended under the view's head (its predecessor
+ * must be that head). A spine never changes above a node that exists, and the active
+ * summary is the same node, so this is what {@link loadView} would read — without a query.
+ */
+export function viewBelow(view: HeadView, node: LedgerNode): HeadView {
+  if (node.predecessorId !== view.spine.at(-1)?.id) {
+    throw new Error(`Node ${node.id} does not hang under the view's head.`);
+  }
+  const spine = [...view.spine, node];
+  const activeSummaries = view.active ? [view.active] : [];
+  return { spine, active: view.active, rendering: renderContext({ spine, activeSummaries }) };
 }
 
 export async function loadRendering(

@@ -3,7 +3,8 @@ import type { Config } from "../config/env";
 import { MESSAGE_OVERHEAD_TOKENS } from "../engine/context-tokens";
 import { buildGraph, type GraphView } from "../engine/build-graph";
 import { createLedgerIndex } from "../engine/ledger-index";
-import { planDeleteBranch } from "../engine/plan-delete-branch";
+import { branchTop, planDeleteBranch } from "../engine/plan-delete-branch";
+import { activeSummaryIds } from "../engine/active-summaries";
 import { checkoutTarget } from "../engine/checkout-target";
 import { EngineError } from "../engine/errors";
 import type { NodeId, SessionId, Tokens } from "../engine/ids";
@@ -12,11 +13,12 @@ import type { RenderedContext } from "../engine/render-context";
 import { rewindTarget } from "../engine/rewind-target";
 import type { LedgerNode, SessionRecord } from "../engine/types";
 import { validateContent } from "../engine/validate-content";
+import { leanNode } from "../engine/wire-node";
 import type { EventBus } from "../events/session-event";
 import type { Providers } from "../llm/provider-factory";
 import type { SessionStore } from "../store/session-store";
-import { loadRendering } from "./context";
-import { streamReply, type TurnCompaction, type TurnEvent } from "./run-turn";
+import { loadRendering, loadView, viewBelow } from "./context";
+import { streamReply, type ReplyOptions, type TurnCompaction, type TurnEvent } from "./run-turn";
 import {
   runSubAgent,
   toolRounds,
@@ -80,6 +82,9 @@ export interface SendInput {
   readonly content: string;
   readonly signal?: AbortSignal;
 }
+
+/** A branch delete's answer: the session as it left it, and the ids it removed. */
+export type BranchDeleted = SessionRecord & { readonly removed: readonly NodeId[] };
 
 export interface TurnResult {
   readonly user: LedgerNode | null;
@@ -145,16 +150,23 @@ export class Dispatcher {
 
     let user: LedgerNode | null = null;
     let compactedThisTurn = false;
-    let opened: { reply: LedgerNode; meta: SessionRecord["meta"] } | undefined;
+    let opened: ReplyOptions["opened"];
     let replyParent = plan.predecessorId;
     if (plan.writesUserNode && content !== undefined) {
+      // Counted once: the budget check and the user node share it.
+      const userTokens = this.deps.count(content, model);
+      // One spine query for the whole turn ([R118]): the budget check reads it, and the
+      // prompt is it plus the user node, unless the active summary changed meanwhile.
+      const view = await loadView(store, session, plan.predecessorId);
       compactedThisTurn =
         (await this.deps.compaction?.beforeTurn(
           session,
           plan.predecessorId,
-          this.deps.count(content, model) + MESSAGE_OVERHEAD_TOKENS,
+          userTokens + MESSAGE_OVERHEAD_TOKENS,
+          view,
         )) ?? false;
       const claim = await writer.openTurn(plan.predecessorId, content, {
+        tokenCount: userTokens,
         forkMovesHead: plan.forkMovesHead,
         // A send "at HEAD" (implicitly, or naming HEAD as its parent) depends on where HEAD
         // is: if another tab moved it meanwhile, the turn is refused rather than landing on
@@ -166,8 +178,14 @@ export class Dispatcher {
         replyMetadata: { model },
       });
       user = claim.user;
-      opened = { reply: claim.reply, meta: claim.meta };
-      yield { type: "node", node: user };
+      const sameSummary =
+        !compactedThisTurn && sameIds(activeSummaryIds(claim.meta), activeSummaryIds(session.meta));
+      opened = {
+        reply: claim.reply,
+        meta: claim.meta,
+        ...(sameSummary ? { view: viewBelow(view, user) } : {}),
+      };
+      yield { type: "node", node: leanNode(user) };
       replyParent = user.id;
     }
     const agent = this.agentContext(session, model, writer, input.signal, input.mayReach);
@@ -345,7 +363,10 @@ export class Dispatcher {
   async rewind(sessionId: SessionId, nodeId: NodeId): Promise<SessionRecord> {
     const session = await this.deps.store.getSession(sessionId);
     await this.deps.store.node(session.id, nodeId);
-    const spine = session.headId ? await this.deps.store.spine(session.id, session.headId) : [];
+    // The spine's structure is all the check reads: its `reads` (O(spine²) ids) stay unread.
+    const spine = session.headId
+      ? await this.deps.store.spine(session.id, session.headId, { reads: false })
+      : [];
     const lookup = new Map(spine.map((n) => [n.id, n] as const));
     if (!lookup.has(nodeId)) lookup.set(nodeId, await this.deps.store.node(session.id, nodeId));
     rewindTarget({
@@ -373,14 +394,26 @@ export class Dispatcher {
 
   /**
    * Deletes the branch whose tip is `tipId`: the nodes only that branch holds and what hangs
-   * off them. HEAD moves to the fork point when it was on the removed part.
+   * off them. HEAD moves to the fork point when it was on the removed part. Answers the
+   * session after the delete with the removed ids (the browser drops exactly those).
    */
-  async deleteBranch(sessionId: SessionId, tipId: NodeId): Promise<SessionRecord> {
+  async deleteBranch(sessionId: SessionId, tipId: NodeId): Promise<BranchDeleted> {
     const before = await this.deps.store.getSession(sessionId);
     await this.deps.store.node(before.id, tipId);
     const { session: after, removed } = await this.deps.store.removeNodes(
       before.id,
-      (session, nodes) => planDeleteBranch({ session, index: createLedgerIndex(nodes), tipId }),
+      async (session, slice) => {
+        // What the plan reads, and nothing more ([R116]): the tip's spine with the children
+        // of its nodes finds the branch's top; then the subtree under it and the active
+        // summaries. The decisions are those of a plan over the whole ledger.
+        const around = await slice.spineAndChildren(tipId);
+        const { top } = branchTop({ session, index: createLedgerIndex(around), tipId });
+        // One after the other: they share the transaction's connection.
+        const below = await slice.subtree(top.id);
+        const summaries = await slice.byIds(activeSummaryIds(session.meta));
+        const nodes = new Map([...around, ...below, ...summaries].map((n) => [n.id, n] as const));
+        return planDeleteBranch({ session, index: createLedgerIndex([...nodes.values()]), tipId });
+      },
     );
     this.deps.bus.publish(after.id, { type: "nodes_removed", ids: removed });
     if (after.headId && after.headId !== before.headId) {
@@ -391,7 +424,7 @@ export class Dispatcher {
         move: "delete_branch",
       });
     }
-    return after;
+    return { ...after, removed };
   }
 
   /**
@@ -426,9 +459,15 @@ export class Dispatcher {
   ): Promise<Map<NodeId, LedgerNode>> {
     const wanted = ids.filter((id): id is NodeId => id !== undefined);
     if (session.headId) wanted.push(session.headId);
-    const first = await this.deps.store.nodesById(session.id, wanted);
+    // Decisions read kinds, statuses and predecessors, never `reads` (they grow with the spine).
+    const first = await this.deps.store.nodesById(session.id, wanted, { reads: false });
     const preds = first.flatMap((n) => (n.predecessorId ? [n.predecessorId] : []));
-    const second = await this.deps.store.nodesById(session.id, preds);
+    const second = await this.deps.store.nodesById(session.id, preds, { reads: false });
     return new Map([...first, ...second].map((n) => [n.id, n] as const));
   }
+}
+
+/** Whether two id lists are the same, in order. */
+function sameIds(a: readonly NodeId[], b: readonly NodeId[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
 }

@@ -2,29 +2,39 @@ import { isEngineError } from "../engine/errors";
 import type { NodeId } from "../engine/ids";
 import type { LedgerNode, NodeMetadata, SessionMeta, SessionRecord } from "../engine/types";
 import { overflowDecision } from "../engine/overflow-decision";
+import { leanNode, type WireNode } from "../engine/wire-node";
 import { isProviderError } from "../llm/provider-error";
 import type { ChatProvider, FinishReason, ToolSpec, Usage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
-import { loadRendering, toWire, type Wire } from "./context";
+import { loadRendering, toWire, type HeadView, type Wire } from "./context";
 import { StreamBuffer } from "./stream-buffer";
 import type { TurnWriter } from "./turn-writer";
 
-/** What a turn streams to its caller (the SSE form of POST .../turns). */
+/**
+ * What a turn streams to its caller (the SSE form of POST .../turns). Nodes are lean
+ * ([R115]): a reply's `reads` hold its whole prompt, which the stream never needs to carry.
+ */
 export type TurnEvent =
-  | { readonly type: "node"; readonly node: LedgerNode }
+  | { readonly type: "node"; readonly node: WireNode }
   | { readonly type: "delta"; readonly id: NodeId; readonly text: string; readonly offset: number }
-  | { readonly type: "done"; readonly node: LedgerNode }
+  | { readonly type: "done"; readonly node: WireNode }
   | {
       readonly type: "error";
       readonly code: string;
       readonly message: string;
-      readonly node?: LedgerNode;
+      readonly node?: WireNode;
     };
 
 /** Compaction's part in a turn (lib/compaction): before it, and on a context overflow. */
 export interface TurnCompaction {
   /** Compacts the branch ending at `parentId` when the budget says so; true if it did. */
-  beforeTurn(session: SessionRecord, parentId: NodeId, newMessageTokens: number): Promise<boolean>;
+  beforeTurn(
+    session: SessionRecord,
+    parentId: NodeId,
+    newMessageTokens: number,
+    /** The view of `parentId` when the caller loaded it already (one spine query a turn). */
+    view?: HeadView,
+  ): Promise<boolean>;
   /** After `provider_overflow`: compacts the branch; true when the turn may retry once. */
   onOverflow(session: SessionRecord, parentId: NodeId): Promise<boolean>;
 }
@@ -48,7 +58,12 @@ export interface ReplyOptions {
    * The placeholder, when the turn opened it together with the user node, and the session
    * meta it was claimed under (the rendering must use that meta's active summary).
    */
-  readonly opened?: { readonly reply: LedgerNode; readonly meta: SessionMeta };
+  readonly opened?: {
+    readonly reply: LedgerNode;
+    readonly meta: SessionMeta;
+    /** The view of `parentId` under that meta, when the turn has it already. */
+    readonly view?: HeadView;
+  };
   /** A retry opens its fork with the reply itself. */
   readonly forkMovesHead?: boolean;
   readonly exclusive?: boolean;
@@ -75,13 +90,23 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   // What the model reads, as sent: the prompt and the ids that are its `reads`.
   let wire: Wire;
   let reply: LedgerNode;
+  // The `reads` stamp runs beside the model call: between the durable user node and the
+  // first token stands only the prompt ([R118]). Fills wait for it; so does the seal.
+  let stamping: Promise<void> = Promise.resolve();
+  const stamp = (id: NodeId, ids: readonly NodeId[]) => {
+    stamping = writer.stampReads(id, ids);
+    // Observed here so a failure is not "unhandled"; the fills and the seal still see it.
+    stamping.catch(() => undefined);
+  };
   // A turn renders with the meta it was claimed under, not the one read when it started:
   // another tab or instance may have compacted meanwhile ([R84]).
   if (options.opened) {
     // The placeholder was opened with the user node (one transaction); stamp its reads now.
     const claimed = { ...session, meta: options.opened.meta };
-    wire = toWire(await loadRendering(store, claimed, parentId));
-    await writer.stampReads(options.opened.reply.id, wire.ids);
+    wire = toWire(
+      options.opened.view?.rendering ?? (await loadRendering(store, claimed, parentId)),
+    );
+    stamp(options.opened.reply.id, wire.ids);
     reply = { ...options.opened.reply, reads: wire.ids };
   } else {
     // Rendered before the claim (so the placeholder carries its reads at once), and again
@@ -97,16 +122,19 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     reply = opened.reply;
     if (opened.meta._last_summary_id !== session.meta._last_summary_id) {
       wire = toWire(await loadRendering(store, { ...session, meta: opened.meta }, parentId));
-      await writer.stampReads(reply.id, wire.ids);
+      stamp(reply.id, wire.ids);
       reply = { ...reply, reads: wire.ids };
     }
   }
-  yield { type: "node", node: reply };
+  yield { type: "node", node: leanNode(reply) };
 
   const buffer = new StreamBuffer({
     flushMs: options.flushMs,
     keepAliveMs: options.keepAliveMs,
-    write: (text) => writer.fill(reply.id, text),
+    write: async (chunk) => {
+      await stamping;
+      await writer.fill(reply.id, chunk);
+    },
     onFlush: (chunk, offset) => writer.publishDelta(reply.id, chunk, offset),
   });
   buffer.start();
@@ -201,11 +229,13 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     ...(failure ? { error: failure } : {}),
     ...(retried && !failure ? { reactive_compaction: true } : {}),
   };
+  // The seal writes the reads itself; the stamp only has to have finished (or failed).
+  await stamping.catch(() => undefined);
   const sealed = await writer.seal(reply.id, status, buffer.content, metadata, wire.ids);
   if (failure) {
-    yield { type: "error", code: failure.code, message: failure.message, node: sealed };
+    yield { type: "error", code: failure.code, message: failure.message, node: leanNode(sealed) };
   } else {
-    yield { type: "done", node: sealed };
+    yield { type: "done", node: leanNode(sealed) };
   }
   return sealed;
 }

@@ -1,14 +1,19 @@
 /**
  * Collects a streaming reply's text and writes it to the ledger at most every `flushMs`
- * (never a write per token), renewing the node's lease while it lives, including through a
- * long silent wait for the first token.
+ * (never a write per token; the server's 250 ms is at most 4 a second), renewing the node's
+ * lease while it lives, including through a long silent wait for the first token. Each
+ * write carries only the text that arrived since the previous one ([R117]).
  */
 export interface StreamBufferOptions {
   readonly flushMs: number;
   /** Renew the lease at least this often even when no text arrives. */
   readonly keepAliveMs: number;
-  /** Persists the whole text so far; also renews the lease. */
-  readonly write: (text: string) => Promise<void>;
+  /**
+   * Appends `chunk` (the text since the previous write, which starts at `offset` in the
+   * whole text) to the stored reply and renews the lease; an empty chunk only renews it.
+   * Writes run one at a time, in order.
+   */
+  readonly write: (chunk: string, offset: number) => Promise<void>;
   /**
    * Called with the text that arrived since the previous flush and where it starts in the
    * whole text (for other subscribers), once it is written.
@@ -52,18 +57,23 @@ export class StreamBuffer {
   }
 
   private tick(): void {
+    // After a failed write the stored text has a hole: nothing more is appended after it
+    // (the seal writes the whole text, or the turn ends with the failure).
+    if (this.failure !== undefined) return;
     const pending = this.text.length > this.flushedLength;
     const stale = this.now() - this.lastWrite >= this.options.keepAliveMs;
     if (!pending && !stale) return;
-    const snapshot = this.text;
     const offset = this.flushedLength;
-    const chunk = snapshot.slice(offset);
-    this.flushedLength = snapshot.length;
+    const chunk = this.text.slice(offset);
+    this.flushedLength = this.text.length;
     this.lastWrite = this.now();
     this.writing = this.writing
-      .then(() => this.options.write(snapshot))
       .then(() => {
-        if (chunk) this.options.onFlush?.(chunk, offset);
+        if (this.failure === undefined) return this.options.write(chunk, offset);
+        return undefined;
+      })
+      .then(() => {
+        if (chunk && this.failure === undefined) this.options.onFlush?.(chunk, offset);
       })
       .catch((e: unknown) => {
         this.failure = e;

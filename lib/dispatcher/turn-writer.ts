@@ -3,6 +3,7 @@ import type { NoticeCode } from "../engine/events";
 import type { NodeId, SessionId, Tokens } from "../engine/ids";
 import type { LedgerNode, NodeMetadata, SessionMeta } from "../engine/types";
 import type { SessionStore } from "../store/session-store";
+import { leanNode } from "../engine/wire-node";
 
 export interface TurnWriterDeps {
   readonly store: SessionStore;
@@ -57,6 +58,8 @@ export class TurnWriter {
       forkMovesHead: boolean;
       expectedHeadId?: NodeId | null;
       replyMetadata: NodeMetadata;
+      /** The content's tokens when the caller counted them already (with this model). */
+      tokenCount?: Tokens;
     },
   ): Promise<{ user: LedgerNode; reply: LedgerNode; meta: SessionMeta }> {
     const result = await this.deps.store.append({
@@ -64,7 +67,7 @@ export class TurnWriter {
       kind: "user",
       content,
       status: "complete",
-      tokenCount: this.deps.count(content),
+      tokenCount: options.tokenCount ?? this.deps.count(content),
       sessionId: this.sessionId,
       advanceHead: this.advanceHead,
       exclusive: true,
@@ -74,8 +77,8 @@ export class TurnWriter {
     });
     const reply = result.placeholder;
     if (!reply) throw new Error("append did not open the reply placeholder");
-    this.deps.bus.publish(this.sessionId, { type: "node_appended", node: result.node });
-    this.deps.bus.publish(this.sessionId, { type: "node_appended", node: reply });
+    this.deps.bus.publish(this.sessionId, { type: "node_appended", node: leanNode(result.node) });
+    this.deps.bus.publish(this.sessionId, { type: "node_appended", node: leanNode(reply) });
     if (result.headMoved || result.headOnPlaceholder) {
       this.deps.bus.publish(this.sessionId, {
         type: "head_moved",
@@ -155,8 +158,9 @@ export class TurnWriter {
     });
   }
 
-  fill(nodeId: NodeId, content: string): Promise<void> {
-    return this.deps.store.fillStreaming(this.sessionId, nodeId, content, this.deps.leaseMs);
+  /** Appends the text streamed since the previous fill (empty: renews the lease only). */
+  fill(nodeId: NodeId, chunk: string): Promise<void> {
+    return this.deps.store.appendStreaming(this.sessionId, nodeId, chunk, this.deps.leaseMs);
   }
 
   async seal(
@@ -173,7 +177,7 @@ export class TurnWriter {
       metadata,
       ...(reads ? { reads } : {}),
     });
-    this.deps.bus.publish(this.sessionId, { type: "turn_finished", node });
+    this.deps.bus.publish(this.sessionId, { type: "turn_finished", node: leanNode(node) });
     return node;
   }
 
@@ -200,7 +204,7 @@ export class TurnWriter {
       sessionId: this.sessionId,
       advanceHead: this.advanceHead,
     });
-    this.deps.bus.publish(this.sessionId, { type: "node_appended", node });
+    this.deps.bus.publish(this.sessionId, { type: "node_appended", node: leanNode(node) });
     if (headMoved) {
       this.deps.bus.publish(this.sessionId, {
         type: "head_moved",

@@ -5,7 +5,15 @@ import { EngineError, isEngineError, type ErrorCode } from "../engine/errors";
 import type { ChatGptImportResult } from "../http/schemas";
 import { chatGptTitle, chatGptToLedger } from "../portability/chatgpt-import";
 import { yieldToEventLoop } from "../yield-to-event-loop";
-import { tokens, type NodeId, type SessionId } from "../engine/ids";
+import { asNodeId, isIdShaped, tokens, type NodeId, type SessionId } from "../engine/ids";
+import { activeSummaryIds } from "../engine/active-summaries";
+import {
+  leanNode,
+  shapeNode,
+  skeletonNode,
+  type NodeView,
+  type WireNode,
+} from "../engine/wire-node";
 import type { RenderedContext } from "../engine/render-context";
 import type { LedgerNode, SessionMeta, SessionRecord, SessionSettings } from "../engine/types";
 import type { EventBus, SessionEventListener } from "../events/session-event";
@@ -22,8 +30,11 @@ import { DEFAULT_SYSTEM_PROMPT, type SessionPage, type SessionStore } from "../s
 import type { SearchInput, SearchStore } from "../store/search-store";
 import type { SearchPage } from "../search/search-hit";
 import { createLedgerIndex } from "../engine/ledger-index";
-import { revealTarget } from "../engine/reveal-target";
+import { anchorOf, revealTarget } from "../engine/reveal-target";
+import { coversIdsOf } from "../engine/covers-ids-of";
+import type { LedgerIndex } from "../engine/ledger-index";
 import type {
+  BranchDeleted,
   Dispatcher,
   SendInput,
   SpawnInput,
@@ -48,6 +59,21 @@ export interface WorkspaceDeps {
   readonly importLimits: ImportLimits;
   /** Imports this process writes at once (each holds a parsed ledger in memory). */
   readonly importSlots: { active: number; readonly max: number };
+}
+
+/** `GET .../nodes`' answer (docs/big-sessions.md). */
+export interface NodesPage {
+  readonly nodes: readonly WireNode[];
+  /** The session's highest seq. */
+  readonly lastSeq: number;
+  /** The `afterSeq` of the next page; null when this page reached the end. */
+  readonly nextAfterSeq: number | null;
+}
+
+/** `GET .../graph`'s answer: the graph contract's rows after `afterSeq`, and where to go on. */
+export interface GraphPage extends GraphView {
+  readonly lastSeq: number;
+  readonly nextAfterSeq: number | null;
 }
 
 /** Sessions per page of the list when the caller names no `limit`. */
@@ -114,11 +140,7 @@ export class Workspace {
     nodeId: NodeId,
   ): Promise<{ session: SessionRecord; focusId: NodeId | null }> {
     const session = await this.open(id);
-    const target = revealTarget(
-      createLedgerIndex(await this.deps.store.nodes(id)),
-      session.headId,
-      nodeId,
-    );
+    const target = revealTarget(await this.revealSlice(session, nodeId), session.headId, nodeId);
     if (target === null) return { session, focusId: null };
     if (!target.checkoutId) return { session, focusId: target.focusId };
     try {
@@ -132,6 +154,28 @@ export class Workspace {
       }
       throw e;
     }
+  }
+
+  /**
+   * What `revealTarget` reads, and no more: the node, what it names (a summary's covered
+   * ids, a notice's predecessor), HEAD's spine and the subtree under the node's anchor —
+   * structure only. Opening a search hit costs the branch, not the ledger.
+   */
+  private async revealSlice(session: SessionRecord, nodeId: NodeId): Promise<LedgerIndex> {
+    const slice = this.deps.store.slice(session.id);
+    const [node] = await slice.byIds([nodeId]);
+    if (node === undefined) return createLedgerIndex([]);
+    const named =
+      node.kind === "summary"
+        ? coversIdsOf(node)
+        : node.kind === "notice" && node.predecessorId
+          ? [node.predecessorId]
+          : [];
+    const near = [node, ...(await slice.byIds(named))];
+    const anchor = anchorOf(createLedgerIndex(unique(near)), node);
+    const spine = session.headId ? await slice.spineAndChildren(session.headId) : [];
+    const below = anchor ? await slice.subtree(anchor.id) : [];
+    return createLedgerIndex(unique([...near, ...spine, ...below]));
   }
 
   /** A new session; `systemPrompt` becomes its ROOT ([R106]), a `title` is the user's. */
@@ -203,14 +247,89 @@ export class Workspace {
     return this.deps.store.nodes(id);
   }
 
+  /**
+   * `GET .../nodes` (docs/big-sessions.md): the named `ids`, full (another session's are
+   * left out), or the page after `afterSeq` in the asked shape. Every read is a probe or a
+   * range scan of the (sessionId, seq) index: the cost follows the page, not the ledger.
+   */
+  async nodesPage(
+    id: SessionId,
+    query: {
+      afterSeq?: number | undefined;
+      limit?: number | undefined;
+      view: NodeView;
+      ids?: readonly string[] | undefined;
+    },
+  ): Promise<NodesPage> {
+    await this.own(id);
+    const { store } = this.deps;
+    if (query.ids !== undefined) {
+      const wanted = query.ids.filter(isIdShaped).map(asNodeId);
+      const [found, lastSeq] = await Promise.all([store.nodesById(id, wanted), store.lastSeq(id)]);
+      return { nodes: found.sort((a, b) => a.seq - b.seq), lastSeq, nextAfterSeq: null };
+    }
+    const [page, lastSeq] = await Promise.all([
+      store.nodesAfter(id, {
+        afterSeq: query.afterSeq ?? -1,
+        limit: query.limit,
+        reads: query.view === "full",
+      }),
+      store.lastSeq(id),
+    ]);
+    const last = page.nodes.at(-1);
+    return {
+      nodes: page.nodes.map((n) => shapeNode(n, query.view)),
+      // Never behind the page itself (an append may land between the two reads).
+      lastSeq: Math.max(lastSeq, last?.seq ?? 0),
+      nextAfterSeq: page.more && last ? last.seq : null,
+    };
+  }
+
+  /**
+   * The session page's first load: HEAD's spine, the active summaries and ROOT as lean
+   * nodes with their whole content, every other node a skeleton (its card label), in seq
+   * order. Node contents off the spine are read only as far as their label needs.
+   */
+  async skeleton(id: SessionId): Promise<WireNode[]> {
+    const session = await this.session(id);
+    const { store } = this.deps;
+    const full = new Set<NodeId>(activeSummaryIds(session.meta));
+    if (session.rootId) full.add(session.rootId);
+    if (session.headId) for (const n of await store.spineIds(id, session.headId)) full.add(n);
+    const entries = await store.skeletonNodes(id, full);
+    return entries.map(({ node, label }) =>
+      full.has(node.id) ? leanNode(node) : skeletonNode(node, label),
+    );
+  }
+
   async context(id: SessionId, headId?: NodeId): Promise<RenderedContext> {
     await this.own(id);
     return this.deps.dispatcher.context(id, headId);
   }
 
-  async graph(id: SessionId): Promise<GraphView> {
+  /**
+   * The graph wire contract; with `afterSeq` / `limit` only the rows after `afterSeq`, at
+   * most `limit`. The coverage marks depend on the whole ledger, so the graph itself is
+   * still built from it: paging bounds the answer, not the read.
+   */
+  async graph(
+    id: SessionId,
+    page: { afterSeq?: number | undefined; limit?: number | undefined } = {},
+  ): Promise<GraphPage> {
     await this.own(id);
-    return this.deps.dispatcher.graph(id);
+    const view = await this.deps.dispatcher.graph(id);
+    const lastSeq = view.nodes.at(-1)?.seq ?? 0;
+    const after = page.afterSeq ?? -1;
+    const rows = view.nodes.filter((row) => row.seq > after);
+    const limit = page.limit ?? rows.length;
+    const more = rows.length > limit;
+    const kept = more ? rows.slice(0, limit) : rows;
+    return {
+      ...view,
+      nodes: kept,
+      lastSeq,
+      nextAfterSeq: more ? (kept.at(-1)?.seq ?? null) : null,
+    };
   }
 
   /** A turn as a stream of events; ownership is checked before its first write. */
@@ -239,7 +358,7 @@ export class Workspace {
     return this.deps.dispatcher.rewind(id, nodeId);
   }
 
-  async deleteBranch(id: SessionId, tipId: NodeId): Promise<SessionRecord> {
+  async deleteBranch(id: SessionId, tipId: NodeId): Promise<BranchDeleted> {
     await this.own(id);
     return this.deps.dispatcher.deleteBranch(id, tipId);
   }
@@ -366,4 +485,11 @@ function mergeSettings(meta: SessionMeta, patch: SettingsPatch): SessionMeta {
     else if (value !== undefined) merged[key] = value;
   }
   return { ...meta, settings: merged as SessionSettings };
+}
+
+/** Each node once (the slices overlap), its first occurrence kept. */
+function unique(nodes: readonly LedgerNode[]): LedgerNode[] {
+  const byId = new Map<NodeId, LedgerNode>();
+  for (const n of nodes) if (!byId.has(n.id)) byId.set(n.id, n);
+  return [...byId.values()];
 }

@@ -1,6 +1,7 @@
 import type { ErrorCode } from "./errors";
 import type { NodeId, SessionId, Tokens } from "./ids";
-import type { CompactionTrigger, HeadMove, LedgerNode } from "./types";
+import type { CompactionTrigger, HeadMove } from "./types";
+import type { WireNode } from "./wire-node";
 
 /**
  * The names of the session channel's events (product.md §4, `GET .../events`). The SSE
@@ -25,9 +26,12 @@ interface EventOf<T extends EngineEventType> {
   readonly sessionId: SessionId;
 }
 
-/** A node entered the ledger (a streaming reply is announced once, when it opens). */
+/**
+ * A node entered the ledger (a streaming reply is announced once, when it opens). Lean
+ * ([R115]): its `reads` are left out; `GET .../nodes?ids=` has them.
+ */
 export interface NodeAppendedEvent extends EventOf<"node_appended"> {
-  readonly node: LedgerNode;
+  readonly node: WireNode;
 }
 
 /**
@@ -42,9 +46,9 @@ export interface DeltaEvent extends EventOf<"delta"> {
   readonly offset: number;
 }
 
-/** A turn's reply was sealed (`complete`, `interrupted` or `error`). */
+/** A turn's reply was sealed (`complete`, `interrupted` or `error`); lean like the above. */
 export interface TurnFinishedEvent extends EventOf<"turn_finished"> {
-  readonly node: LedgerNode;
+  readonly node: WireNode;
 }
 
 /** HEAD moved through one of the explicit moves of compaction.md §5. */

@@ -8,7 +8,12 @@ import type { LedgerIndex } from "./ledger-index";
 import { isSideLeafKind } from "./side-leaf";
 import type { LedgerNode, SessionMeta, SessionRecord, SummaryPolicy } from "./types";
 
-/** A branch delete request over the session's whole ledger. */
+/**
+ * A branch delete request. `index` need not hold the whole ledger, only what the plan
+ * reads ([R116]): the tip's spine up to ROOT and every child of those nodes (which finds
+ * the branch's top, {@link branchTop}), everything under that top, and the active
+ * summaries. `SessionStore.removeNodes` loads exactly that under the write lock.
+ */
 export interface DeleteBranchInput {
   readonly session: SessionRecord;
   readonly index: LedgerIndex;
@@ -77,6 +82,33 @@ function retire(meta: SessionMeta, retired: readonly NodeId[], policy: SummaryPo
 }
 
 /**
+ * The checks of a branch delete and where it reaches: the tip, the topmost node only this
+ * branch holds, and the fork point above it. Reads only the tip's spine and the children
+ * of its nodes, so a caller can find the top before loading the subtree under it.
+ *
+ * @throws EngineError as {@link planDeleteBranch}, but `turn_in_progress`.
+ */
+export function branchTop(input: Pick<DeleteBranchInput, "session" | "index" | "tipId">): {
+  readonly tip: LedgerNode;
+  readonly top: LedgerNode;
+  readonly forkPoint: LedgerNode;
+} {
+  const { session, index, tipId } = input;
+  const tip = index.get(tipId);
+  if (tip === undefined || tip.sessionId !== session.id) {
+    throw new EngineError("node_not_found", `No node ${tipId} in session ${session.id}.`);
+  }
+  if (tip.kind === "root" || isSideLeafKind(tip.kind)) {
+    throw new EngineError("node_not_deletable", `Node ${tipId} is a ${tip.kind}, not a branch.`);
+  }
+  if (branchChildren(tip, index).length > 0) {
+    throw new EngineError("not_a_branch_tip", `Node ${tipId} has branches below it.`);
+  }
+  const [top, forkPoint] = walkUp(tip, index);
+  return { tip, top, forkPoint };
+}
+
+/**
  * Plans the delete of the branch whose tip is `tipId` (product.md §3, issue 4): the tip and
  * every ancestor that only this branch holds — walking up while the node has no other
  * branch child and is not ROOT; a spawned sub-agent branch stops at its caller — plus
@@ -92,20 +124,9 @@ function retire(meta: SessionMeta, retired: readonly NodeId[], policy: SummaryPo
  *   a node to remove is still streaming.
  */
 export function planDeleteBranch(input: DeleteBranchInput): DeleteBranchPlan {
-  const { session, index, tipId } = input;
+  const { session, index } = input;
   const policy = input.policy ?? summaryPolicyOf(session.meta);
-  const tip = index.get(tipId);
-  if (tip === undefined || tip.sessionId !== session.id) {
-    throw new EngineError("node_not_found", `No node ${tipId} in session ${session.id}.`);
-  }
-  if (tip.kind === "root" || isSideLeafKind(tip.kind)) {
-    throw new EngineError("node_not_deletable", `Node ${tipId} is a ${tip.kind}, not a branch.`);
-  }
-  if (branchChildren(tip, index).length > 0) {
-    throw new EngineError("not_a_branch_tip", `Node ${tipId} has branches below it.`);
-  }
-
-  const [top, forkPoint] = walkUp(tip, index);
+  const { top, forkPoint } = branchTop(input);
 
   // Everything below the topmost removed node: the branch plus its attachments' subtrees.
   const removed = new Set<NodeId>();

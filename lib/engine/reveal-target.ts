@@ -42,8 +42,12 @@ export function revealTarget(
   return { focusId: anchor.id, checkoutId: onSpine ? null : branchTip(anchor, index.childrenOf) };
 }
 
-/** The conversation node that stands for `node` in a transcript. */
-function anchorOf(index: LedgerIndex, node: LedgerNode): LedgerNode | undefined {
+/**
+ * The conversation node that stands for `node` in a transcript. Reads only `node` and the
+ * nodes it names (a summary's covered ids, a notice's predecessor); {@link revealTarget}
+ * then reads HEAD's spine and the subtree under the anchor — a caller may index just those.
+ */
+export function anchorOf(index: LedgerIndex, node: LedgerNode): LedgerNode | undefined {
   switch (node.kind) {
     case "summary":
       return [...coversIdsOf(node)]

@@ -116,7 +116,12 @@ export class PgBus implements EventBus {
   }
 }
 
-/** A small stand-in for an event too large for NOTIFY: other instances refetch. */
+/**
+ * A small stand-in for an event too large for NOTIFY: other instances refetch. Nodes travel
+ * lean ([R115]), so only a node whose own text is near the limit (a long message or reply)
+ * becomes `node_changed`, and the browser then asks for that node alone
+ * (`GET .../nodes?ids=<id>`), never the ledger.
+ */
 function slimmed(event: SessionEvent): SessionEvent {
   switch (event.type) {
     case "node_appended":

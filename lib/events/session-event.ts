@@ -7,7 +7,8 @@ type OnChannel<E> = E extends unknown ? Omit<E, "sessionId"> : never;
 /**
  * What the session channel carries (GET /api/sessions/:id/events): the engine's events
  * (lib/engine/events.ts, product.md §4), plus three the browser needs to stay in sync —
- * `node_changed` (an event too large for a cross-instance NOTIFY: refetch the node),
+ * `node_changed` (an event too large for a cross-instance NOTIFY: refetch that node alone,
+ * `GET .../nodes?ids=<id>`),
  * `nodes_removed` (a branch delete) and `session_changed` (rename, settings).
  */
 export type SessionEvent =

@@ -6,6 +6,8 @@ import {
   chatGptConversationSchema,
   chatGptImportResultSchema,
   exportQuerySchema,
+  graphQuerySchema,
+  nodesQuerySchema,
   searchQuerySchema,
   sessionSettingsSchema,
 } from "./schemas";
@@ -265,13 +267,11 @@ export const openApiDocument = {
     "/api/sessions/{id}/nodes": {
       parameters: [sessionParam],
       get: {
-        summary: "The whole ledger",
+        summary:
+          "The ledger a page at a time (afterSeq, limit, view=full|lean|skeleton), or the nodes named by ids (full)",
+        parameters: queryParameters(nodesQuerySchema),
         responses: {
-          "200": ok("All nodes in seq order", {
-            type: "object",
-            required: ["nodes"],
-            properties: { nodes: { type: "array", items: ref("Node") } },
-          }),
+          "200": ok("Nodes in seq order", ref("NodesPage")),
           ...errors,
         },
       },
@@ -286,7 +286,9 @@ export const openApiDocument = {
     "/api/sessions/{id}/graph": {
       parameters: [sessionParam],
       get: {
-        summary: "Graph wire contract",
+        summary:
+          "Graph wire contract; afterSeq and limit page its rows (the graph is still built from the whole ledger)",
+        parameters: queryParameters(graphQuerySchema),
         responses: { "200": ok("Graph", ref("Graph")), ...errors },
       },
     },
@@ -298,7 +300,7 @@ export const openApiDocument = {
         responses: {
           "200": {
             description:
-              "SSE (`node`, `delta` {id,text,offset}, `done` {node}, `error` {code,message}) or, with stream:false, the finished nodes",
+              'SSE (`node` {lean node}, `delta` {id,text,offset}, `done` {node: lean}, `error` {code,message,node?: lean}; lean: reads [] and partial "reads") or, with stream:false, the finished nodes (full)',
             content: {
               "text/event-stream": { schema: { type: "string" } },
               ...json(ref("TurnResult")),
@@ -347,7 +349,16 @@ export const openApiDocument = {
       delete: {
         summary: "Delete the branch whose tip is nodeId",
         responses: {
-          "200": ok("The session", ref("Session")),
+          "200": ok("The session after the delete, and the removed ids", {
+            allOf: [
+              ref("Session"),
+              {
+                type: "object",
+                required: ["removed"],
+                properties: { removed: { type: "array", items: { type: "string" } } },
+              },
+            ],
+          }),
           "409": { description: "Not a branch tip", content: json(ref("Error")) },
           ...errors,
         },
@@ -530,6 +541,33 @@ export const openApiDocument = {
         },
       },
       Node: NodeSchema,
+      WireNode: {
+        allOf: [
+          ref("Node"),
+          {
+            type: "object",
+            properties: {
+              partial: {
+                enum: ["reads", "skeleton"],
+                description:
+                  "Absent on a full node. reads: reads left out ([]); skeleton: content is the card label (first non-empty line, ≤ 90 characters), no reads, tool-call arguments emptied",
+              },
+            },
+          },
+        ],
+      },
+      NodesPage: {
+        type: "object",
+        required: ["nodes", "lastSeq", "nextAfterSeq"],
+        properties: {
+          nodes: { type: "array", items: ref("WireNode") },
+          lastSeq: { type: "integer", description: "The session's highest seq" },
+          nextAfterSeq: {
+            type: ["integer", "null"],
+            description: "The afterSeq of the next page; null when this page reached the end",
+          },
+        },
+      },
       SearchPage: {
         type: "object",
         required: ["results", "nextCursor"],
@@ -609,8 +647,14 @@ export const openApiDocument = {
       },
       Graph: {
         type: "object",
-        required: ["sessionId", "headId", "activeSummaryId", "nodes"],
+        required: ["sessionId", "headId", "activeSummaryId", "nodes", "lastSeq", "nextAfterSeq"],
         properties: {
+          lastSeq: { type: "integer", description: "The session's highest seq" },
+          nextAfterSeq: {
+            type: ["integer", "null"],
+            description:
+              "The afterSeq of the next page of rows; null when this page reached the end",
+          },
           sessionId: { type: "string" },
           headId: nullableId,
           activeSummaryId: nullableId,

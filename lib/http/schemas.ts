@@ -221,3 +221,69 @@ export const searchQuerySchema = z.object({
     .optional()
     .describe("The previous page's nextCursor"),
 });
+
+/** The highest seq a query may name (a 32-bit signed column). */
+export const SEQ_MAX = 2 ** 31 - 1;
+/** Nodes per page of `GET .../nodes` and `GET .../graph`: the most one request may ask for. */
+export const NODES_PAGE_MAX = 5000;
+/** Ids one `GET .../nodes?ids=` may name. */
+export const NODES_IDS_MAX = 500;
+
+/** A non-negative integer in a query string: digits only (no sign, exponent, hex or blank). */
+const seqParam = () =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, "Expected a non-negative integer.")
+    .transform(Number)
+    .pipe(z.number().int().max(SEQ_MAX, `At most ${SEQ_MAX}.`));
+
+/** `?afterSeq&limit`: a page of a session's rows in seq order (nodes and graph alike). */
+const pageQuery = {
+  afterSeq: seqParam()
+    .optional()
+    .describe("Only rows with seq > afterSeq (default: from the start)"),
+  limit: seqParam()
+    .pipe(z.number().min(1, "At least 1.").max(NODES_PAGE_MAX, `At most ${NODES_PAGE_MAX}.`))
+    .optional()
+    .describe(`At most this many rows, 1–${NODES_PAGE_MAX} (default: all)`),
+};
+
+/**
+ * `GET /api/sessions/:id/nodes` (docs/big-sessions.md): a page after `afterSeq` in one of
+ * three shapes, or the named `ids`, full. The OpenAPI parameters are generated from it.
+ */
+export const nodesQuerySchema = z
+  .object({
+    ...pageQuery,
+    view: z
+      .enum(["full", "lean", "skeleton"])
+      .default("full")
+      .describe("full; lean (reads left out); skeleton (the card label, no reads)"),
+    ids: z
+      .string()
+      .min(1, "Name at least one id.")
+      .max(NODES_IDS_MAX * 65)
+      .transform((s) => [...new Set(s.split(","))])
+      .pipe(z.array(z.string()).max(NODES_IDS_MAX, `At most ${NODES_IDS_MAX} ids.`))
+      .optional()
+      .describe(
+        `Comma-separated node ids (at most ${NODES_IDS_MAX}), answered full; not with afterSeq, limit or a view; ids of another session are left out`,
+      ),
+  })
+  .superRefine((q, ctx) => {
+    if (q.ids !== undefined && (q.afterSeq !== undefined || q.limit !== undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ids"],
+        message: "ids does not page: drop afterSeq and limit.",
+      });
+    }
+    if (q.ids !== undefined && q.view !== "full") {
+      ctx.addIssue({ code: "custom", path: ["ids"], message: "ids answers full nodes only." });
+    }
+  });
+
+export type NodesQuery = z.infer<typeof nodesQuerySchema>;
+
+/** `GET /api/sessions/:id/graph`: the rows after `afterSeq`, at most `limit`. */
+export const graphQuerySchema = z.object(pageQuery);

@@ -12,6 +12,7 @@ import type {
 } from "../engine/types";
 import { shouldAdvanceHead } from "../engine/should-advance-head";
 import { isSideLeafKind } from "../engine/side-leaf";
+import { firstLineOfPrefix, keepsContent } from "../engine/wire-node";
 import {
   encodeJson,
   encodeReads,
@@ -110,6 +111,27 @@ export interface SealInput {
   readonly reads?: readonly NodeId[];
 }
 
+/**
+ * The part of one session's ledger a plan reads, by structure: each read is a walk of the
+ * (sessionId, predecessorId) index or the primary key, so its cost follows what it returns.
+ * `spineAndChildren` and `subtree` give structure only: `content` is `""` and `reads` `[]`.
+ */
+export interface LedgerSlice {
+  /** `id`'s spine up to ROOT and every child of each of its nodes. */
+  spineAndChildren(id: NodeId): Promise<LedgerNode[]>;
+  /** `id` and every node under it by predecessor. */
+  subtree(id: NodeId): Promise<LedgerNode[]>;
+  /** These nodes of the session, whole (missing ids are left out). */
+  byIds(ids: readonly NodeId[]): Promise<LedgerNode[]>;
+}
+
+/** Rows as nodes, each id once (a spine node is also its predecessor's child). */
+function uniqueNodes(rows: readonly NodeRow[]): LedgerNode[] {
+  const byId = new Map<string, LedgerNode>();
+  for (const row of rows) if (!byId.has(row.id)) byId.set(row.id, nodeFromRow(row));
+  return [...byId.values()];
+}
+
 /** A row of the session list: the session and the size of its DAG. */
 export interface SessionListItem extends SessionRecord {
   /** Every node of the ledger: ROOT, turns, summaries and notices. */
@@ -165,6 +187,12 @@ function* importBatches<T extends { readonly content: string }>(nodes: readonly 
 }
 /** The owner prefix of a session whose import is still being written. */
 const IMPORTING = "importing:";
+
+/**
+ * Characters of each node's content the skeleton ledger reads: enough for the card label
+ * of any but a pathological text (which is then read whole).
+ */
+const SKELETON_PREFIX = 2048;
 
 /** Ids per `IN (…)` list: well under SQLite's bound-parameter limit. */
 const COUNT_CHUNK = 500;
@@ -485,18 +513,127 @@ export class SessionStore {
     return nodeFromRow(row);
   }
 
-  /** Several nodes of one session by id (missing ids are left out). */
-  async nodesById(sessionId: SessionId, ids: readonly NodeId[]): Promise<LedgerNode[]> {
+  /**
+   * Several nodes of one session by id (missing ids are left out). `reads: false` leaves
+   * their `reads` out (read as `[]`).
+   */
+  async nodesById(
+    sessionId: SessionId,
+    ids: readonly NodeId[],
+    options: { reads?: boolean } = {},
+  ): Promise<LedgerNode[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.node.findMany({ where: { sessionId, id: { in: [...ids] } } });
-    return rows.map(nodeFromRow);
+    const rows = await this.db.node.findMany({
+      where: { sessionId, id: { in: [...ids] } },
+      ...(options.reads === false ? { omit: { reads: true } } : {}),
+    });
+    return rows.map((r) => nodeFromRow({ ...r, reads: "reads" in r ? r.reads : "[]" }));
+  }
+
+  /**
+   * A page of the ledger: the nodes with `seq > afterSeq`, in seq order, at most `limit`
+   * (all without one). One range scan of the (sessionId, seq) unique index, so the cost
+   * follows the page, never the ledger. `reads: false` leaves `reads` out (read as `[]`):
+   * a lean or skeleton page never pays for provenance lists that grow with the spine.
+   */
+  async nodesAfter(
+    sessionId: SessionId,
+    input: { afterSeq: number; limit?: number | undefined; reads: boolean },
+  ): Promise<{ nodes: LedgerNode[]; more: boolean }> {
+    const rows = await this.db.node.findMany({
+      where: { sessionId, seq: { gt: input.afterSeq } },
+      orderBy: { seq: "asc" },
+      ...(input.limit !== undefined ? { take: input.limit + 1 } : {}),
+      ...(input.reads ? {} : { omit: { reads: true } }),
+    });
+    const more = input.limit !== undefined && rows.length > input.limit;
+    const page = more ? rows.slice(0, input.limit) : rows;
+    return {
+      nodes: page.map((r) => nodeFromRow({ ...r, reads: "reads" in r ? r.reads : "[]" })),
+      more,
+    };
+  }
+
+  /** The session's highest seq (ROOT's 0 at least): one probe of the (sessionId, seq) index. */
+  async lastSeq(sessionId: SessionId): Promise<number> {
+    const { _max } = await this.db.node.aggregate({ where: { sessionId }, _max: { seq: true } });
+    return _max.seq ?? 0;
+  }
+
+  /**
+   * The session page's first load (docs/big-sessions.md): every node without `reads`, and
+   * of each node only a bounded prefix of its content plus its length, so a ledger of long
+   * replies is not read whole. `full` names the nodes whose whole content is wanted (HEAD's
+   * spine, the active summaries); for the others `label` is the card label, read from the
+   * prefix — and from the whole content only where the prefix cannot decide it.
+   */
+  async skeletonNodes(
+    sessionId: SessionId,
+    full: ReadonlySet<NodeId>,
+  ): Promise<{ node: LedgerNode; label?: string }[]> {
+    await this.requireSession(this.db, sessionId);
+    const rows = await this.db.$queryRaw<(Omit<NodeRow, "reads"> & { length: number | bigint })[]>`
+      SELECT "id", "sessionId", "predecessorId", "seq", "kind", SUBSTR("content", 1, ${Prisma.raw(String(SKELETON_PREFIX))}) AS "content",
+             LENGTH("content") AS "length", "status", "callerId", "metadata", "tokenCount", "createdAt"
+        FROM "Node" WHERE "sessionId" = ${sessionId} ORDER BY "seq" ASC`;
+    const out: { node: LedgerNode; label?: string }[] = [];
+    const whole: NodeId[] = [];
+    for (const row of rows) {
+      const node = nodeFromRow({ ...row, reads: "[]" });
+      // Both databases count characters, so a content longer than the prefix was cut.
+      const cut = Number(row.length) > SKELETON_PREFIX;
+      if (full.has(node.id) || keepsContent(node)) {
+        if (cut) whole.push(node.id);
+        out.push({ node });
+        continue;
+      }
+      const label = firstLineOfPrefix(node.content, !cut);
+      if (label === undefined) whole.push(node.id);
+      out.push(label === undefined ? { node } : { node, label });
+    }
+    if (whole.length > 0) {
+      const contents = new Map<string, string>();
+      for (let i = 0; i < whole.length; i += COUNT_CHUNK) {
+        const found = await this.db.node.findMany({
+          where: { sessionId, id: { in: whole.slice(i, i + COUNT_CHUNK) } },
+          select: { id: true, content: true },
+        });
+        for (const f of found) contents.set(f.id, f.content);
+      }
+      return out.map((entry) => {
+        const content = contents.get(entry.node.id);
+        return content === undefined ? entry : { node: { ...entry.node, content } };
+      });
+    }
+    return out;
+  }
+
+  /** The ids of `headId`'s spine, ROOT first: the spine walk reading no content at all. */
+  async spineIds(sessionId: SessionId, headId: NodeId): Promise<NodeId[]> {
+    const rows = await this.db.$queryRaw<{ id: string }[]>`
+      WITH RECURSIVE spine(id, pred, depth) AS (
+        SELECT "id", "predecessorId", 0 FROM "Node" WHERE "id" = ${headId} AND "sessionId" = ${sessionId}
+        UNION ALL
+        SELECT n."id", n."predecessorId", s.depth + 1
+          FROM "Node" n JOIN spine s ON n."id" = s.pred
+         WHERE n."sessionId" = ${sessionId}
+      )
+      SELECT id FROM spine ORDER BY depth DESC`;
+    return rows.map((r) => asNodeId(r.id));
   }
 
   /**
    * HEAD's predecessor spine, ROOT first, in one recursive query: the cost follows the
-   * spine's length, not the size of the DAG.
+   * spine's length, not the size of the DAG. `reads: false` leaves each node's `reads` out
+   * (read as `[]`): rendering never looks at them, and on a long spine they hold
+   * O(spine²) ids.
    */
-  async spine(sessionId: SessionId, headId: NodeId): Promise<LedgerNode[]> {
+  async spine(
+    sessionId: SessionId,
+    headId: NodeId,
+    options: { reads?: boolean } = {},
+  ): Promise<LedgerNode[]> {
+    const reads = options.reads === false ? Prisma.sql`CAST('[]' AS TEXT)` : Prisma.sql`n."reads"`;
     const rows = await this.db.$queryRaw<(NodeRow & { depth: number | bigint })[]>`
       WITH RECURSIVE spine(id, pred, depth) AS (
         SELECT "id", "predecessorId", 0 FROM "Node" WHERE "id" = ${headId} AND "sessionId" = ${sessionId}
@@ -506,7 +643,7 @@ export class SessionStore {
          WHERE n."sessionId" = ${sessionId}
       )
       SELECT n."id", n."sessionId", n."predecessorId", n."seq", n."kind", n."content", n."status",
-             n."callerId", n."metadata", n."reads", n."tokenCount", n."createdAt", s.depth
+             n."callerId", n."metadata", ${reads} AS "reads", n."tokenCount", n."createdAt", s.depth
         FROM spine s JOIN "Node" n ON n."id" = s.id
        ORDER BY s.depth DESC`;
     if (rows.length === 0) {
@@ -674,19 +811,24 @@ export class SessionStore {
     return n > 0;
   }
 
-  /** Writes the text streamed so far into a streaming node and renews its lease. */
-  async fillStreaming(
+  /**
+   * Appends the text streamed since the previous fill to a streaming node and renews its
+   * lease (an empty `chunk` only renews it). Only the new text travels, so a reply's fills
+   * cost its length once, not its length squared ([R117]). The writer owns the node through
+   * its lease and sends its chunks one after the other, in order; a statement that lost a
+   * race is rolled back before it is retried, so no chunk lands twice.
+   */
+  async appendStreaming(
     sessionId: SessionId,
     nodeId: NodeId,
-    content: string,
+    chunk: string,
     leaseMs = 30_000,
   ): Promise<void> {
-    const { count } = await this.write(async (tx) => {
+    const count = await this.write(async (tx) => {
       const leaseUntil = new Date((await this.leaseClock(tx)).getTime() + leaseMs);
-      return tx.node.updateMany({
-        where: { id: nodeId, sessionId, status: "streaming" },
-        data: { content, leaseUntil },
-      });
+      return tx.$executeRaw`
+        UPDATE "Node" SET "content" = "content" || ${chunk}, "leaseUntil" = ${leaseUntil}
+         WHERE "id" = ${nodeId} AND "sessionId" = ${sessionId} AND "status" = 'streaming'`;
     });
     if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
   }
@@ -760,22 +902,23 @@ export class SessionStore {
   }
 
   /**
-   * Branch delete, the explicit user act: `plan` decides from the session and its ledger as
-   * they are *under the write lock* which nodes go, where HEAD lands and the meta after, so a
-   * turn racing the delete can never leave a node whose predecessor is gone.
+   * Branch delete, the explicit user act: `plan` decides from the session and the part of
+   * its ledger it reads through `slice`, as they are *under the write lock*, which nodes go,
+   * where HEAD lands and the meta after, so a turn racing the delete can never leave a node
+   * whose predecessor is gone. The slice reads follow the (sessionId, predecessorId) index:
+   * the cost is the branch and the tip's spine, never the ledger ([R116]).
    */
   async removeNodes(
     sessionId: SessionId,
     plan: (
       session: SessionRecord,
-      nodes: readonly LedgerNode[],
-    ) => { ids: readonly NodeId[]; headAfter: NodeId | null; metaAfter?: SessionMeta },
+      slice: LedgerSlice,
+    ) => Promise<{ ids: readonly NodeId[]; headAfter: NodeId | null; metaAfter?: SessionMeta }>,
   ): Promise<{ session: SessionRecord; removed: readonly NodeId[] }> {
     const removed = await this.write(async (tx) => {
       const row = await this.lockSession(tx, sessionId);
-      const rows = await tx.node.findMany({ where: { sessionId }, orderBy: { seq: "asc" } });
       const before = sessionFromRow(row);
-      const decided = plan(before, rows.map(nodeFromRow));
+      const decided = await plan(before, this.sliceOf(tx, sessionId));
       await tx.node.deleteMany({
         where: { sessionId, id: { in: [...decided.ids] }, kind: { not: "root" } },
       });
@@ -793,6 +936,51 @@ export class SessionStore {
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────
+
+  /** Structure reads of one session's ledger outside a transaction ({@link LedgerSlice}). */
+  slice(sessionId: SessionId): LedgerSlice {
+    return this.sliceOf(this.db, sessionId);
+  }
+
+  /** Reads of one session's ledger by structure, inside `tx` (see {@link LedgerSlice}). */
+  private sliceOf(tx: Db | Tx, sessionId: SessionId): LedgerSlice {
+    // Structure only: the plans that read a slice never look at content or reads.
+    const cols = Prisma.sql`n."id", n."sessionId", n."predecessorId", n."seq", n."kind",
+      CAST('' AS TEXT) AS "content", n."status", n."callerId", n."metadata",
+      CAST('[]' AS TEXT) AS "reads", n."tokenCount", n."createdAt"`;
+    return {
+      spineAndChildren: async (id) => {
+        const rows = await tx.$queryRaw<NodeRow[]>`
+          WITH RECURSIVE spine(id, pred) AS (
+            SELECT "id", "predecessorId" FROM "Node" WHERE "id" = ${id} AND "sessionId" = ${sessionId}
+            UNION ALL
+            SELECT n."id", n."predecessorId" FROM "Node" n JOIN spine s ON n."id" = s.pred
+             WHERE n."sessionId" = ${sessionId}
+          )
+          SELECT ${cols} FROM spine s JOIN "Node" n ON n."id" = s.id
+          UNION ALL
+          SELECT ${cols} FROM spine s
+            JOIN "Node" n ON n."sessionId" = ${sessionId} AND n."predecessorId" = s.id`;
+        return uniqueNodes(rows);
+      },
+      subtree: async (id) => {
+        const rows = await tx.$queryRaw<NodeRow[]>`
+          WITH RECURSIVE below(id) AS (
+            SELECT "id" FROM "Node" WHERE "id" = ${id} AND "sessionId" = ${sessionId}
+            UNION ALL
+            SELECT n."id" FROM "Node" n JOIN below b
+                ON n."sessionId" = ${sessionId} AND n."predecessorId" = b.id
+          )
+          SELECT ${cols} FROM below b JOIN "Node" n ON n."id" = b.id`;
+        return uniqueNodes(rows);
+      },
+      byIds: async (ids) => {
+        if (ids.length === 0) return [];
+        const rows = await tx.node.findMany({ where: { sessionId, id: { in: [...ids] } } });
+        return rows.map(nodeFromRow);
+      },
+    };
+  }
 
   /**
    * Runs `fn` as one write transaction. Its first statement (lockSession) is an UPDATE of the

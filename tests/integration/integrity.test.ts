@@ -219,7 +219,7 @@ describeEachDatabase("[R83] integrity of saves", (kind) => {
         advanceHead: false,
         leaseMs: 30_000,
       });
-      await slow.fillStreaming(s.id, node.id, "still going", 30_000);
+      await slow.appendStreaming(s.id, node.id, "still going", 30_000);
       expect(await store.sealOrphans({ everything: false, sessionId: s.id })).toBe(0);
       expect((await store.node(s.id, node.id)).status).toBe("streaming");
       expect(await store.hasLiveStream(s.id)).toBe(true);

@@ -158,8 +158,8 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
       tokenCount: tokens(0),
       advanceHead: true,
     });
-    await store.fillStreaming(id, node.id, "The wombat");
-    await store.fillStreaming(id, node.id, "The wombat burrows");
+    await store.appendStreaming(id, node.id, "The wombat");
+    await store.appendStreaming(id, node.id, " burrows");
     expect(await hits(alice, "wombat")).toEqual([]);
     await store.seal(id, node.id, {
       status: "complete",
@@ -182,7 +182,7 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
         tokenCount: tokens(0),
         advanceHead: false,
       });
-      await store.fillStreaming(id, open.node.id, `A ${word} appears`);
+      await store.appendStreaming(id, open.node.id, `A ${word} appears`);
       await store.seal(id, open.node.id, {
         status,
         content: `A ${word} appears`,
@@ -230,7 +230,7 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
     expect(Number(left[0]?.n)).toBe(0);
   });
 
-  it("[R104] opening a result checks out its branch only when HEAD is elsewhere", async () => {
+  it("[R104][R119] opening a result checks out its branch only when HEAD is elsewhere", async () => {
     const { database, workspaceFor } = await services();
     const actorOf = async (email: string) => {
       const user = await database.db.user.findUnique({ where: { email } });

@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 
 import { PgBus } from "@/lib/events/pg-bus";
 import type { SessionEvent } from "@/lib/events/session-event";
-import { asNodeId, asSessionId } from "@/lib/engine/ids";
+import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
 import type { ChatProvider, StreamEvent } from "@/lib/llm/types";
 import { createProviders } from "@/lib/llm/provider-factory";
 import type { SessionStore } from "@/lib/store/session-store";
@@ -34,10 +34,10 @@ describeEachDatabase("[R67] streaming writes are batched", (kind) => {
     let fills = 0;
     const counting = new Proxy(store, {
       get(target, prop, receiver) {
-        if (prop === "fillStreaming") {
-          return (...args: Parameters<SessionStore["fillStreaming"]>) => {
+        if (prop === "appendStreaming") {
+          return (...args: Parameters<SessionStore["appendStreaming"]>) => {
             fills++;
-            return target.fillStreaming(...args);
+            return target.appendStreaming(...args);
           };
         }
         const v: unknown = Reflect.get(target, prop, receiver);
@@ -185,5 +185,106 @@ describeEachDatabase("[R70] session events", (kind) => {
     bus.publish(sessionId, { type: "notice", code: "local_command", message: "b", nodeId: null });
     expect(one).toEqual(["notice"]);
     expect(two).toEqual(["notice", "notice"]);
+  });
+});
+
+describeEachDatabase("[R117] lean fills", (kind) => {
+  let store: SessionStore;
+  useFreshStore(kind, (env) => ({ store } = env));
+
+  it("[R117] a reply of N chunks is stored exactly, each chunk sent once", async () => {
+    let sent = 0;
+    let fills = 0;
+    const counting = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === "appendStreaming") {
+          return (...args: Parameters<SessionStore["appendStreaming"]>) => {
+            fills++;
+            sent += args[2].length;
+            return target.appendStreaming(...args);
+          };
+        }
+        const v: unknown = Reflect.get(target, prop, receiver);
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    // Quotes, backslashes, astral characters and SQL: text is bound, never spliced.
+    const chunks = Array.from({ length: 120 }, (_, i) => `c${i} 'q' "d" \\ 😀 || '); -- `);
+    const text = chunks.join("");
+    let storedBeforeSeal = "";
+    let replyId = "";
+    const provider: ChatProvider = {
+      kind: "offline",
+      label: "chunks (test double)",
+      model: "chunks",
+      async *stream(): AsyncIterable<StreamEvent> {
+        for (const c of chunks) {
+          await new Promise((r) => setTimeout(r, 2));
+          yield { type: "text", text: c };
+        }
+        // Every flush has landed: the stored text is the streamed text, not a byte more.
+        await new Promise((r) => setTimeout(r, 120));
+        storedBeforeSeal = (await store.node(s.id, asNodeId(replyId))).content;
+        yield { type: "finish", reason: "stop" };
+      },
+      listModels: async () => [],
+    };
+    const base = createProviders({
+      openai: undefined,
+      model: undefined,
+      summaryModel: undefined,
+      offlineDelayMs: 0,
+      contextWindow: undefined,
+    });
+    const { dispatcher } = testDispatcher(counting, {
+      providers: { ...base, chat: provider },
+      flushMs: 25,
+    });
+    const s = await store.createSession({});
+    const turn = dispatcher.turn({ sessionId: s.id, mode: "send", content: "go" });
+    let step = await turn.next();
+    while (!step.done) {
+      if (step.value.type === "node" && step.value.node.status === "streaming") {
+        replyId = step.value.node.id;
+      }
+      step = await turn.next();
+    }
+    expect(storedBeforeSeal).toBe(text);
+    expect(step.value.reply.content).toBe(text);
+    expect((await store.node(s.id, step.value.reply.id)).content).toBe(text);
+    expect(fills).toBeGreaterThan(1);
+    // Each chunk travels once (the seal's final write aside): at most twice the reply.
+    expect(sent).toBe(text.length);
+    expect(sent).toBeLessThanOrEqual(2 * text.length);
+  });
+
+  it("[R117] a fill of a node that is no longer streaming is refused and changes nothing", async () => {
+    const s = await store.createSession({});
+    const { node } = await store.append({
+      sessionId: s.id,
+      predecessorId: "head",
+      kind: "assistant",
+      content: "",
+      status: "streaming",
+      tokenCount: tokens(0),
+      advanceHead: true,
+    });
+    await store.appendStreaming(s.id, node.id, "one ");
+    await store.appendStreaming(s.id, node.id, "");
+    await store.appendStreaming(s.id, node.id, "two");
+    expect((await store.node(s.id, node.id)).content).toBe("one two");
+    await store.seal(s.id, node.id, {
+      status: "complete",
+      content: "one two",
+      tokenCount: tokens(2),
+    });
+    await expect(store.appendStreaming(s.id, node.id, " three")).rejects.toMatchObject({
+      code: "conflict",
+    });
+    const other = await store.createSession({});
+    await expect(store.appendStreaming(other.id, node.id, "x")).rejects.toMatchObject({
+      code: "conflict",
+    });
+    expect((await store.node(s.id, node.id)).content).toBe("one two");
   });
 });

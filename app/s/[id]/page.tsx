@@ -30,15 +30,11 @@ async function load(
 }
 
 /**
- * The nodes the page is rendered with. MERGE: the one place to switch to the skeleton load
- * (docs/big-sessions.md) once the server branch adds it — `return workspace.skeleton(id);`.
- * The browser already takes skeletons: rows and the detail panel fetch text on demand. The
- * transcript's server-rendered tail shows real messages only for nodes sent whole, so the
- * load should keep HEAD's spine (at least its last turns) full; a skeleton row renders as a
- * loading label until the browser fetches it.
+ * The nodes the page is rendered with (docs/big-sessions.md, [R114]): HEAD's spine, ROOT and
+ * the active summary whole (lean), every other node a skeleton the browser fills on demand.
  */
 function initialNodes(workspace: Workspace, id: SessionId) {
-  return workspace.nodes(id);
+  return workspace.skeleton(id);
 }
 
 export default async function SessionPage({

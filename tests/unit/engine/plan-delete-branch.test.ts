@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "@/lib/engine/build-graph";
-import { createLedgerIndex } from "@/lib/engine/ledger-index";
-import { planDeleteBranch } from "@/lib/engine/plan-delete-branch";
+import { createLedgerIndex, type LedgerIndex } from "@/lib/engine/ledger-index";
+import { branchTop, planDeleteBranch } from "@/lib/engine/plan-delete-branch";
 import { renderContext } from "@/lib/engine/render-context";
-import { activeSummaries } from "@/lib/engine/active-summaries";
-import { asNodeId } from "@/lib/engine/ids";
+import { activeSummaries, activeSummaryIds } from "@/lib/engine/active-summaries";
+import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
+import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { codeOf, id, ledger } from "./helpers";
 
 /**
@@ -136,3 +137,77 @@ describe("deleteBranch planning", () => {
 function ids(spec: string) {
   return spec.split(" ").map(asNodeId);
 }
+
+/**
+ * What the store loads for a delete (SessionStore.removeNodes through the dispatcher): the
+ * tip's spine with every child of its nodes, the subtree under the branch's top, and the
+ * active summaries.
+ */
+function sliceFor(index: LedgerIndex, session: SessionRecord, tipId: NodeId): LedgerIndex {
+  const picked = new Map<NodeId, LedgerNode>();
+  const add = (n: LedgerNode | undefined) => n && picked.set(n.id, n);
+  for (let n = index.get(tipId); n; n = n.predecessorId ? index.get(n.predecessorId) : undefined) {
+    add(n);
+    index.childrenOf(n.id).forEach(add);
+  }
+  const { top } = branchTop({ session, index: createLedgerIndex([...picked.values()]), tipId });
+  const stack = [top];
+  while (stack.length > 0) {
+    const n = stack.pop() as LedgerNode;
+    add(n);
+    stack.push(...index.childrenOf(n.id));
+  }
+  for (const s of activeSummaryIds(session.meta)) add(index.get(s));
+  return createLedgerIndex([...picked.values()]);
+}
+
+describe("deleteBranch over the slice the store loads", () => {
+  it("[R116] decides exactly as over the whole ledger, for every tip, HEAD and summary", () => {
+    const l = world();
+    l.chain("a2b", "u3b a3b");
+    l.add("n2", "notice", "u3b");
+    l.chain("u1", "a1c");
+    l.summary("S2", ["u1", "a1"]);
+    const whole = l.index();
+    const conversation = l.nodes.filter((n) => n.kind !== "summary" && n.kind !== "notice");
+    let compared = 0;
+    for (const tip of conversation) {
+      for (const head of conversation) {
+        for (const summary of [undefined, "S", "S2"]) {
+          const session = l.session(head.id, summary);
+          const run = (index: LedgerIndex) => {
+            try {
+              return planDeleteBranch({ session, index, tipId: tip.id });
+            } catch (e) {
+              return { code: (e as { code?: string }).code };
+            }
+          };
+          let slice: LedgerIndex;
+          try {
+            slice = sliceFor(whole, session, tip.id);
+          } catch (e) {
+            // branchTop refuses before the subtree is read: the same refusal as the plan.
+            expect(run(whole)).toEqual({ code: (e as { code?: string }).code });
+            continue;
+          }
+          expect(run(slice), `${tip.id} head ${head.id} ${summary}`).toEqual(run(whole));
+          expect(slice.nodes.length).toBeLessThanOrEqual(whole.nodes.length);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it("[R116] the slice of a short branch is small in a big ledger", () => {
+    const l = ledger().chain("R", "u1 a1");
+    // 200 dead branches off a1, each two turns long, and the one to delete.
+    for (let i = 0; i < 200; i++) l.chain("a1", `u${i}x a${i}x`);
+    l.chain("a1", "uz az");
+    const session = l.session("az");
+    const slice = sliceFor(l.index(), session, id("az"));
+    // R, u1, a1, the 201 children of a1, and az under uz.
+    expect(slice.nodes.length).toBe(3 + 201 + 1);
+    expect(planDeleteBranch({ session, index: slice, tipId: id("az") }).ids).toEqual(ids("uz az"));
+  });
+});

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { revealTarget } from "@/lib/engine/reveal-target";
+import { anchorOf, revealTarget } from "@/lib/engine/reveal-target";
+import { coversIdsOf } from "@/lib/engine/covers-ids-of";
+import { createLedgerIndex, type LedgerIndex } from "@/lib/engine/ledger-index";
+import type { NodeId } from "@/lib/engine/ids";
+import type { LedgerNode } from "@/lib/engine/types";
 import { id, ledger } from "./helpers";
 
 /** R → u1 a1 u2 a2 (HEAD) with a dead branch u2b a2b u3b a3b under a1, and a summary. */
@@ -55,5 +59,44 @@ describe("[R104] opening a session at a node", () => {
     const l = ledger().chain("R", "u1 a1");
     l.summary("S", ["gone1", "gone2"]);
     expect(revealTarget(l.index(), id("a1"), id("S"))).toBeNull();
+  });
+});
+
+describe("[R119] opening a session at a node reads the branch, not the ledger", () => {
+  /** What Workspace.reveal loads: the node, what it names, HEAD's spine, the anchor's subtree. */
+  function slice(index: LedgerIndex, head: NodeId, nodeId: NodeId): LedgerIndex {
+    const picked = new Map<NodeId, LedgerNode>();
+    const add = (n: LedgerNode | undefined) => n && !picked.has(n.id) && picked.set(n.id, n);
+    const node = index.get(nodeId);
+    if (node === undefined) return createLedgerIndex([]);
+    add(node);
+    if (node.kind === "summary") coversIdsOf(node).forEach((c) => add(index.get(c)));
+    if (node.kind === "notice" && node.predecessorId) add(index.get(node.predecessorId));
+    const anchor = anchorOf(createLedgerIndex([...picked.values()]), node);
+    for (let n = index.get(head); n; n = n.predecessorId ? index.get(n.predecessorId) : undefined) {
+      add(n);
+      index.childrenOf(n.id).forEach(add);
+    }
+    const stack = anchor ? [anchor] : [];
+    while (stack.length > 0) {
+      const n = stack.pop() as LedgerNode;
+      add(n);
+      stack.push(...index.childrenOf(n.id));
+    }
+    return createLedgerIndex([...picked.values()]);
+  }
+
+  it("[R119] revealTarget over that slice decides as over the whole ledger", () => {
+    const whole = conversation();
+    let compared = 0;
+    for (const head of whole.nodes.filter((n) => n.kind !== "summary" && n.kind !== "notice")) {
+      for (const node of [...whole.nodes, { id: id("zz") }]) {
+        expect(revealTarget(slice(whole, head.id, node.id), head.id, node.id)).toEqual(
+          revealTarget(whole, head.id, node.id),
+        );
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
   });
 });

@@ -1,11 +1,17 @@
 import { guarded } from "@/lib/http/guard";
 import { sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { nodesQuerySchema } from "@/lib/http/schemas";
 
 export const dynamic = "force-dynamic";
 
-/** The whole ledger of the session, in insertion order. */
+/**
+ * The ledger a page at a time (docs/big-sessions.md): `?afterSeq&limit&view`, or the named
+ * `?ids=`, answered as `{nodes, lastSeq, nextAfterSeq}`. Without a query: the whole ledger.
+ */
 export function GET(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace }) =>
-    Response.json({ nodes: await workspace.nodes(sessionIdParam((await ctx.params).id)) }),
-  );
+  return guarded(req, async ({ workspace }) => {
+    const id = sessionIdParam((await ctx.params).id);
+    const query = nodesQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
+    return Response.json(await workspace.nodesPage(id, query));
+  });
 }

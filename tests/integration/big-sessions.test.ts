@@ -1,0 +1,223 @@
+import { describe, expect, it } from "vitest";
+import { LOCAL_ACTOR, accountActor } from "@/lib/auth/actor";
+import { asSessionId } from "@/lib/engine/ids";
+import type { LedgerNode } from "@/lib/engine/types";
+import { firstLine, type WireNode } from "@/lib/engine/wire-node";
+import { services } from "@/lib/server/services";
+import { DATABASE_KINDS } from "./support/databases";
+import { useApp, type Routes } from "./support/routes";
+import { expectSchema } from "./support/openapi-schema";
+
+/**
+ * Big sessions (issue 10, docs/big-sessions.md): the ledger a page at a time, in three
+ * shapes, through the real route handlers on both databases.
+ */
+
+type Page = { nodes: WireNode[]; lastSeq: number; nextAfterSeq: number | null };
+
+for (const { kind, enabled } of DATABASE_KINDS) {
+  (enabled ? describe : describe.skip)(`big sessions [${kind}]`, () => {
+    let routes: Routes;
+    useApp(kind, { SPINDLE_AUTH: "off" }, (app) => ({ routes } = app));
+    const call = (...args: Parameters<Routes["call"]>) => routes.call(...args);
+    const get = async (url: string) => {
+      const res = await call("GET", url);
+      return { status: res.status, page: res.json as unknown as Page, json: res.json };
+    };
+
+    /** A session with two branches: HEAD on the edit, the first branch dead. */
+    async function twoBranches() {
+      const id = (await call("POST", "/api/sessions", { title: "Big" })).json["id"] as string;
+      const first = await call("POST", `/api/sessions/${id}/turns`, {
+        content: "First question\nwith a second line",
+        stream: false,
+      });
+      const user = (first.json["user"] as { id: string }).id;
+      // A long message whose label lies past the prefix the skeleton reads.
+      await call("POST", `/api/sessions/${id}/turns`, {
+        content: `${" ".repeat(3000)}\n  Deep label line  \n${"x".repeat(5000)}`,
+        stream: false,
+      });
+      await call("POST", `/api/sessions/${id}/turns`, {
+        mode: "edit",
+        targetId: user,
+        content: "Edited question",
+        stream: false,
+      });
+      const full = (await get(`/api/sessions/${id}/nodes`)).page.nodes as LedgerNode[];
+      return { id, full };
+    }
+
+    it("[R113] pages follow seq through the (sessionId, seq) index, in three shapes", async () => {
+      const { id, full } = await twoBranches();
+      expect(full.length).toBe(7);
+      const lastSeq = Math.max(...full.map((n) => n.seq));
+
+      // Whole pages, one after the other, give the whole ledger exactly once.
+      const seen: WireNode[] = [];
+      let after: number | null = 0;
+      let pages = 0;
+      while (after !== null) {
+        const { status, page, json } = await get(
+          `/api/sessions/${id}/nodes?afterSeq=${after}&limit=2&view=lean`,
+        );
+        expect(status).toBe(200);
+        expectSchema("NodesPage", json);
+        expect(page.lastSeq).toBe(lastSeq);
+        expect(page.nodes.length).toBeLessThanOrEqual(2);
+        for (const n of page.nodes) {
+          expect(n.seq).toBeGreaterThan(after);
+          expect(n.partial).toBe("reads");
+          expect(n.reads).toEqual([]);
+        }
+        seen.push(...page.nodes);
+        after = page.nextAfterSeq;
+        pages += 1;
+      }
+      expect(pages).toBe(3);
+      expect(seen.map((n) => n.id)).toEqual(full.slice(1).map((n) => n.id));
+      expect(seen.map((n) => n.content)).toEqual(full.slice(1).map((n) => n.content));
+
+      // The default shape is full: reads as stored, no `partial`.
+      const fullPage = await get(`/api/sessions/${id}/nodes?limit=3`);
+      expect(fullPage.page.nodes).toEqual(full.slice(0, 3));
+      expect(fullPage.page.nextAfterSeq).toBe(full[2]?.seq);
+      expect(full.some((n) => n.reads.length > 0)).toBe(true);
+
+      // Past the end: an empty page, not an error.
+      const end = await get(`/api/sessions/${id}/nodes?afterSeq=${lastSeq}&view=skeleton`);
+      expect(end.status).toBe(200);
+      expect(end.page).toEqual({ nodes: [], lastSeq, nextAfterSeq: null });
+      const far = await get(`/api/sessions/${id}/nodes?afterSeq=2147483647&limit=5000`);
+      expect(far.page.nodes).toEqual([]);
+    });
+
+    it("[R113] a skeleton page carries card labels; ROOT and summaries keep their text", async () => {
+      const { id, full } = await twoBranches();
+      const { page, json } = await get(`/api/sessions/${id}/nodes?view=skeleton`);
+      expectSchema("NodesPage", json);
+      expect(page.nodes.map((n) => n.id)).toEqual(full.map((n) => n.id));
+      for (const [i, n] of page.nodes.entries()) {
+        const source = full[i] as LedgerNode;
+        expect(n.reads).toEqual([]);
+        if (source.kind === "root") {
+          expect(n).toMatchObject({ partial: "reads", content: source.content });
+        } else {
+          expect(n).toMatchObject({ partial: "skeleton", content: firstLine(source.content) });
+        }
+      }
+      expect(page.nodes.map((n) => n.content)).toContain("Deep label line");
+    });
+
+    it("[R113] ids= answers those nodes full, in seq order; another session's are left out", async () => {
+      const { id, full } = await twoBranches();
+      const other = (await call("POST", "/api/sessions", {})).json["rootId"] as string;
+      const wanted = [full[3], full[1]].map((n) => (n as LedgerNode).id);
+      const { status, page } = await get(
+        `/api/sessions/${id}/nodes?ids=${[...wanted, other, "not an id!", wanted[0]].join(",")}`,
+      );
+      expect(status).toBe(200);
+      expect(page.nodes).toEqual([full[1], full[3]]);
+      expect(page.nextAfterSeq).toBeNull();
+    });
+
+    it("[R113] a malformed query is 400 invalid_request; an unknown session 404", async () => {
+      const { id } = await twoBranches();
+      const many = Array.from({ length: 501 }, (_, i) => `n${i}`).join(",");
+      for (const query of [
+        "afterSeq=-1",
+        "afterSeq=abc",
+        "afterSeq=",
+        "afterSeq=1e3",
+        "afterSeq=0x10",
+        "afterSeq=99999999999",
+        "afterSeq=2147483648",
+        "limit=0",
+        "limit=5001",
+        "limit=NaN",
+        "view=bogus",
+        `ids=${many}`,
+        "ids=",
+        "ids=a&afterSeq=3",
+        "ids=a&limit=3",
+        "ids=a&view=lean",
+      ]) {
+        const res = await call("GET", `/api/sessions/${id}/nodes?${query}`);
+        expect(res.status, query).toBe(400);
+        expect(res.json, query).toMatchObject({ error: { code: "invalid_request" } });
+      }
+      for (const query of ["afterSeq=-1", "limit=0"]) {
+        const res = await call("GET", `/api/sessions/${id}/graph?${query}`);
+        expect(res.status, query).toBe(400);
+      }
+      const missing = await call("GET", `/api/sessions/01J0000000000000000000NONE/nodes?limit=1`);
+      expect(missing.status).toBe(404);
+    });
+
+    it("[R113] another account's session is 404 through the Workspace, whatever the query", async () => {
+      const { id } = await twoBranches();
+      const s = await services();
+      const mallory = s.workspaceFor(
+        accountActor({ id: "mallory", name: "M", email: "m@example.com" }, "key"),
+      );
+      const sessionId = asSessionId(id);
+      await expect(
+        mallory.nodesPage(sessionId, { view: "lean", afterSeq: 0 }),
+      ).rejects.toMatchObject({
+        code: "session_not_found",
+      });
+      await expect(mallory.skeleton(sessionId)).rejects.toMatchObject({
+        code: "session_not_found",
+      });
+      await expect(mallory.graph(sessionId, { limit: 1 })).rejects.toMatchObject({
+        code: "session_not_found",
+      });
+    });
+
+    it("[R113] the graph pages its rows by seq like the nodes", async () => {
+      const { id, full } = await twoBranches();
+      const whole = (await call("GET", `/api/sessions/${id}/graph`)).json;
+      expectSchema("Graph", whole);
+      const res = await call("GET", `/api/sessions/${id}/graph?afterSeq=${full[1]?.seq}&limit=2`);
+      expectSchema("Graph", res.json);
+      const rows = res.json["nodes"] as { id: string }[];
+      expect(rows.map((r) => r.id)).toEqual([full[2], full[3]].map((n) => n?.id));
+      expect(res.json["nextAfterSeq"]).toBe(full[3]?.seq);
+      expect(res.json["lastSeq"]).toBe(full.at(-1)?.seq);
+      expect(res.json["headId"]).toBe(whole["headId"]);
+    });
+
+    it("[R114] the skeleton ledger: HEAD's spine, ROOT and the active summary whole, the rest labels", async () => {
+      const { id, full } = await twoBranches();
+      const s = await services();
+      const workspace = s.workspaceFor(LOCAL_ACTOR);
+      const session = await workspace.session(asSessionId(id));
+      const spine = new Set(
+        ((await call("GET", `/api/sessions/${id}/context`)).json["ids"] as string[]).concat(
+          session.headId ?? [],
+        ),
+      );
+      const skeleton = await workspace.skeleton(asSessionId(id));
+      expect(skeleton.map((n) => n.id)).toEqual(full.map((n) => n.id));
+      let labels = 0;
+      for (const [i, n] of skeleton.entries()) {
+        const source = full[i] as LedgerNode;
+        expect(n.reads).toEqual([]);
+        if (spine.has(n.id)) {
+          expect(n).toEqual({ ...source, reads: [], partial: "reads" });
+        } else {
+          labels += 1;
+          expect(n).toEqual({
+            ...source,
+            content: firstLine(source.content),
+            reads: [],
+            partial: "skeleton",
+          });
+        }
+      }
+      // The dead branch: its user turn, its reply, the long turn and its reply.
+      expect(labels).toBe(4);
+      expect(skeleton.map((n) => n.content)).toContain("Deep label line");
+    });
+  });
+}
