@@ -1,6 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { newSession } from "./support/session";
+import { newSession, openSearch } from "./support/session";
 
 /** axe-core over the page as it stands: no serious or critical WCAG 2.1 A/AA violation. */
 async function expectAccessible(page: Page, what: string) {
@@ -38,8 +38,7 @@ test("[R112] accessibility: home, session, settings and search pass axe in both 
     await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
     await expectAccessible(page, `home (${theme})`);
 
-    await page.keyboard.press("Control+k");
-    const search = page.getByRole("dialog", { name: "Search conversations" });
+    const search = await openSearch(page);
     await search.getByRole("combobox").fill("screen reader");
     await expect(search.getByRole("option").first()).toBeVisible();
     await expectAccessible(page, `search (${theme})`);

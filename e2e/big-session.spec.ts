@@ -68,9 +68,7 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   await tip.getByRole("button", { name: "Delete branch" }).click();
   await expect(graph.locator(".react-flow__node", { hasText: DEAD })).toHaveCount(0);
   await expect(page.locator("article.msg-assistant", { hasText: DEAD })).toHaveCount(0);
-  // HEAD fell back to the surviving version: the reply streamed above is on screen again.
-  await expect(page.locator("article.msg-assistant").last()).toContainText(
-    "Hello to a big session",
-  );
-  testInfo.annotations.push({ type: "session", description: id });
+  // HEAD fell back to the fork point and on to its newest surviving version (the rule of a
+  // delete in a small session): one version fewer than the 16 there were.
+  await expect(page.locator("article .siblings-count").last()).toHaveText("15/15");
 });

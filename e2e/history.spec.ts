@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { saveScreenshot } from "./support/screenshots";
-import { newSession, send } from "./support/session";
+import { newSession, openSearch, send } from "./support/session";
 
 /** A ledger's shape without its ids: each node's kind, status, content and parent's seq. */
 function shape(ledger: {
@@ -42,9 +42,7 @@ test("[R104] search: a word from an old session, on a dead branch, opens the ses
   await newSession(page, "Something else");
 
   await page.goto("/");
-  await page.keyboard.press("Control+k");
-  const dialog = page.getByRole("dialog", { name: "Search conversations" });
-  await expect(dialog).toBeVisible();
+  const dialog = await openSearch(page);
   await dialog.getByRole("combobox", { name: "Search conversations" }).fill("pelican");
   const hit = dialog.getByRole("option").filter({ hasText: "Ferry planning" }).first();
   await expect(hit).toContainText("dead branch");
@@ -59,7 +57,7 @@ test("[R104] search: a word from an old session, on a dead branch, opens the ses
   await expect(page).not.toHaveURL(/node=/);
 
   // Punctuation only: a clear empty result, not an error.
-  await page.keyboard.press("Control+k");
+  await openSearch(page);
   await page.getByRole("combobox", { name: "Search conversations" }).fill('"*:(-)&|!"');
   await expect(page.getByRole("dialog").getByRole("status")).toHaveText("No matches.");
 });

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** Creates a session from the home page and waits for its page; its id. */
 export async function newSession(page: Page, title: string): Promise<string> {
@@ -21,4 +21,17 @@ export async function send(page: Page, text: string): Promise<void> {
   await expect(page.locator(".msg-status.streaming")).toHaveCount(0);
   // The turn is over once the composer offers Send again.
   await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+}
+
+/**
+ * Opens the search dialog with Ctrl-K. The shortcut is listened for once the page has
+ * hydrated, which can come after `goto` resolves: press again until the dialog shows.
+ */
+export async function openSearch(page: Page): Promise<Locator> {
+  const dialog = page.getByRole("dialog", { name: "Search conversations" });
+  await expect(async () => {
+    if (!(await dialog.isVisible())) await page.keyboard.press("Control+k");
+    await expect(dialog).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  return dialog;
 }
