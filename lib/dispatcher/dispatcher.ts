@@ -400,9 +400,13 @@ export class Dispatcher {
   async deleteBranch(sessionId: SessionId, tipId: NodeId): Promise<BranchDeleted> {
     const before = await this.deps.store.getSession(sessionId);
     await this.deps.store.node(before.id, tipId);
+    // HEAD as the delete found it under the write lock: a checkout landing between the read
+    // above and the lock must not hide the move from other tabs.
+    let headBefore = before.headId;
     const { session: after, removed } = await this.deps.store.removeNodes(
       before.id,
       async (session, slice) => {
+        headBefore = session.headId;
         // What the plan reads, and nothing more ([R116]): the tip's spine with the children
         // of its nodes finds the branch's top; then the subtree under it and the active
         // summaries. The decisions are those of a plan over the whole ledger.
@@ -416,11 +420,11 @@ export class Dispatcher {
       },
     );
     this.deps.bus.publish(after.id, { type: "nodes_removed", ids: removed });
-    if (after.headId && after.headId !== before.headId) {
+    if (after.headId && after.headId !== headBefore) {
       this.deps.bus.publish(after.id, {
         type: "head_moved",
         headId: after.headId,
-        previousHeadId: before.headId,
+        previousHeadId: headBefore,
         move: "delete_branch",
       });
     }

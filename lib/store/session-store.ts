@@ -976,8 +976,11 @@ export class SessionStore {
       },
       byIds: async (ids) => {
         if (ids.length === 0) return [];
-        const rows = await tx.node.findMany({ where: { sessionId, id: { in: [...ids] } } });
-        return rows.map(nodeFromRow);
+        const rows = await tx.node.findMany({
+          where: { sessionId, id: { in: [...ids] } },
+          omit: { content: true, reads: true },
+        });
+        return rows.map((row) => nodeFromRow({ ...row, content: "", reads: "[]" }));
       },
     };
   }
