@@ -50,6 +50,8 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   await expect(page.locator("article.msg-assistant").last()).toContainText(headText);
 
   await send(page, "Hello to a big session");
+  // The branch is 200 turns, so the transcript is virtualised: it stayed at the bottom.
+  await expect(page.locator("article.msg-assistant").last()).toBeInViewport();
   await saveScreenshot(page, testInfo, "big-session");
 
   // The dead reply is the newest of the old HEAD reply's versions: select that card in the
@@ -71,4 +73,13 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   // HEAD fell back to the fork point and on to its newest surviving version (the rule of a
   // delete in a small session): one version fewer than the 16 there were.
   await expect(page.locator("article .siblings-count").last()).toHaveText("15/15");
+
+  // Jumping to an early turn (a search result's link) scrolls its row into view.
+  const early = file.nodes[5]!.content;
+  const page0 = await page.request.get(`/api/sessions/${id}/nodes?view=skeleton&limit=20`);
+  const { nodes } = (await page0.json()) as { nodes: { id: string; content: string }[] };
+  const target = nodes.find((n) => early.startsWith(n.content.replace(/…$/, "")));
+  expect(target).toBeDefined();
+  await page.goto(`/s/${id}?node=${target!.id}`);
+  await expect(page.locator("article", { hasText: early.slice(0, 30) })).toBeInViewport();
 });
