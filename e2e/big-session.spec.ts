@@ -52,6 +52,8 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   await send(page, "Hello to a big session");
   // The branch is 200 turns, so the transcript is virtualised: it stayed at the bottom.
   await expect(page.locator("article.msg-assistant").last()).toBeInViewport();
+  // The graph follows: HEAD's card is the new reply once the worker's layout lands.
+  await expect(graph.locator('[aria-current="true"]')).toContainText("offline model");
   await saveScreenshot(page, testInfo, "big-session");
 
   // The dead reply is the newest of the old HEAD reply's versions: select that card in the
