@@ -9,6 +9,7 @@ import {
   useSessionStoreApi,
 } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
+import { landBranchDeleted } from "@/components/session/land-delete";
 import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import { readSse } from "./sse-client";
 import { unwrap } from "@/components/session/unwrap";
@@ -42,17 +43,6 @@ function skeletonSpine(s: SessionState): NodeId[] {
   return selectHeadView(s)
     .spine.filter((n) => s.nodes[n.id]?.partial === "skeleton")
     .map((n) => n.id);
-}
-
-/** `id` and everything below it, by the children index. */
-function subtree(s: SessionState, id: NodeId): NodeId[] {
-  const out: NodeId[] = [];
-  const stack = [id];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    out.push(next);
-    stack.push(...(s.children[next] ?? []));
-  }
-  return out;
 }
 
 export interface TurnRequest {
@@ -207,17 +197,10 @@ export function useSessionActions() {
       },
       deleteBranch: async (tipId: NodeId) => {
         try {
-          const after = unwrap(await deleteBranchAction(sessionId(), tipId));
-          // The delete removed the branch below the fork point HEAD fell back to (its
-          // `nodes_removed` event says the same, maybe later): drop it here at once, so the
-          // fallback below never picks a deleted version.
-          const before = store.getState();
-          let top: NodeId | null = after.headId ? tipId : null;
-          while (top && before.nodes[top]?.predecessorId !== after.headId) {
-            top = before.nodes[top]?.predecessorId ?? null;
-          }
-          if (top) before.removeNodes(subtree(before, top));
-          store.getState().setSession(after);
+          const after = landBranchDeleted(
+            store,
+            unwrap(await deleteBranchAction(sessionId(), tipId)),
+          );
           await catchUp();
           // HEAD fell back to the fork point; show the surviving version's latest turn there,
           // as a user expects after deleting one of two versions.

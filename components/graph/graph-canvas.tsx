@@ -71,7 +71,17 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
 
   const expanded = useMemo(() => new Set(Object.keys(expandedIds).map(asNodeId)), [expandedIds]);
   const rows = useMemo(() => new Map((graph?.nodes ?? []).map((r) => [r.id, r])), [graph]);
-  const selected = selectedId === null ? undefined : rows.get(selectedId);
+  // The graph keeps a row's label when its whole text or reads arrive on demand (the cards
+  // show the same): the selected row's text, metadata and reads come from the store.
+  const held = useSession((st) => (selectedId === null ? undefined : st.nodes[selectedId]));
+  const row = selectedId === null ? undefined : rows.get(selectedId);
+  const selected = useMemo(
+    () =>
+      row !== undefined && held !== undefined && held !== row
+        ? { ...row, content: held.content, metadata: held.metadata, reads: held.reads }
+        : row,
+    [row, held],
+  );
   // The selected call's provenance: what entered its prompt glows (graph.md).
   const reads = selected?.reads;
   const marks = useMemo(

@@ -8,6 +8,8 @@ export interface NodePage {
   readonly lastSeq: number;
   /** The `afterSeq` of the next page; null when this page reached the end. */
   readonly nextAfterSeq: number | null;
+  /** The session's node count (absent from an older server). */
+  readonly total?: number;
 }
 
 /**
@@ -18,6 +20,8 @@ export interface NodeSource {
   session(): Promise<SessionRecord>;
   /** Lean nodes with `seq > afterSeq`, one page. */
   after(afterSeq: number): Promise<NodePage>;
+  /** Skeleton nodes with `seq > afterSeq`, one page (the ids the server still has). */
+  skeleton(afterSeq: number): Promise<NodePage>;
   /** Full copies of these nodes (at most `MAX_IDS` per call). */
   byIds(ids: readonly NodeId[]): Promise<readonly WireNode[]>;
 }
@@ -39,6 +43,10 @@ export function httpNodeSource(sessionId: string): NodeSource {
     session: () => read<SessionRecord>(base),
     after: (afterSeq) =>
       read<NodePage>(`${base}/nodes?afterSeq=${afterSeq}&limit=${PAGE}&view=lean`),
+    skeleton: (afterSeq) =>
+      read<NodePage>(
+        `${base}/nodes?${afterSeq >= 0 ? `afterSeq=${afterSeq}&` : ""}limit=${PAGE}&view=skeleton`,
+      ),
     byIds: async (ids) =>
       (await read<NodePage>(`${base}/nodes?ids=${ids.map(encodeURIComponent).join(",")}`)).nodes,
   };

@@ -85,8 +85,16 @@ export function selectNodeList(s: SessionState): readonly WireNode[] {
 
 const graphMemo = new WeakMap<object, { session: SessionRecord; graph: GraphView | null }>();
 
-function graphOf(nodes: SessionState["nodes"], session: SessionRecord): GraphView | null {
-  const hit = graphMemo.get(nodes);
+/**
+ * Keyed on `graphKey`, not `nodes`: content arriving on demand (a skeleton's whole text, a
+ * lean copy's reads) replaces `nodes` but not the graph, whose cards show the same.
+ */
+function graphOf(
+  graphKey: object,
+  nodes: SessionState["nodes"],
+  session: SessionRecord,
+): GraphView | null {
+  const hit = graphMemo.get(graphKey);
   if (hit && hit.session === session) return hit.graph;
   let graph: GraphView | null;
   try {
@@ -95,24 +103,26 @@ function graphOf(nodes: SessionState["nodes"], session: SessionRecord): GraphVie
     // A ledger mid-update (a node whose predecessor has not arrived yet) renders next time.
     graph = null;
   }
-  graphMemo.set(nodes, { session, graph });
+  graphMemo.set(graphKey, { session, graph });
   return graph;
 }
 
 /** The graph wire contract, computed in the browser by the same engine function. */
 export function selectGraph(s: SessionState): GraphView | null {
-  return graphOf(s.nodes, s.session);
+  return graphOf(s.graphKey, s.nodes, s.session);
 }
 
 const selectNodes = (s: SessionState) => s.nodes;
+const selectGraphKey = (s: SessionState) => s.graphKey;
 const selectSession = (s: SessionState) => s.session;
 
 export function useGraph(): GraphView | null {
   // Deferred: a structural change (a new turn, a seal) commits the transcript first; the
   // graph's whole-ledger build follows when React has time — once for every reader.
+  const graphKey = useDeferredValue(useSession(selectGraphKey));
   const nodes = useDeferredValue(useSession(selectNodes));
   const session = useDeferredValue(useSession(selectSession));
-  return graphOf(nodes, session);
+  return graphOf(graphKey, nodes, session);
 }
 
 export interface HeadView {

@@ -5,6 +5,7 @@ import type { NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import type { SessionEvent } from "@/lib/events/session-event";
 import { httpNodeSource, MAX_IDS, type NodeSource } from "./node-source";
+import { firstLine } from "@/lib/engine/wire-node";
 import type { WireNode } from "./wire-node";
 
 /** What the page knows about the model and its window (from the server; never a key). */
@@ -37,10 +38,27 @@ export interface SessionState {
   readonly children: Readonly<Record<string, readonly NodeId[]>>;
   /** The streaming nodes' latest copies; its keys are the set of streaming ids. */
   readonly live: Readonly<Record<string, WireNode>>;
-  /** The highest seq this tab holds: where a catch-up starts. Never decreases. */
+  /** The highest seq this tab holds. Never decreases. */
   readonly maxSeq: number;
+  /**
+   * The synced cursor, where a catch-up starts ([R122]): every node with a seq up to it has
+   * reached this tab. It advances only on catch-up pages and on channel events received
+   * while the channel is open that are contiguous with it — never on this tab's own turn
+   * stream, which may run ahead of seqs another writer committed while the channel was down.
+   */
+  readonly syncedSeq: number;
+  /** The session channel is open (its `ready` arrived and it has not failed since). */
+  readonly channelOpen: boolean;
   /** Bumped on every structural change (what the whole-ledger memos are keyed on). */
   readonly version: number;
+  /**
+   * Replaced when the graph could look different: a node appears, seals, is removed, or
+   * changes what its card shows. A fuller copy of a sealed node whose card stays the same
+   * (a skeleton's label → its whole text, a lean copy → its reads) keeps it, so the graph
+   * is not rebuilt nor laid out again for content on demand ([R120]). The graph's rows may
+   * then hold the label: its readers of text or reads ask the store (`nodes`).
+   */
+  readonly graphKey: object;
   readonly model: ModelInfo;
   /** The reply this tab is streaming through its own POST (deltas from the bus skip it). */
   readonly ownStreamId: NodeId | null;
@@ -67,6 +85,7 @@ export interface SessionState {
   removeNodes(ids: readonly NodeId[]): void;
   setHead(headId: NodeId): void;
   setOwnStream(id: NodeId | null): void;
+  setChannelOpen(open: boolean): void;
   setBusy(busy: SessionState["busy"]): void;
   setError(error: string | null): void;
   setNotice(notice: string | null): void;
@@ -142,6 +161,37 @@ function hasAny(record: Readonly<Record<string, unknown>>): boolean {
 
 /** A reply streams somewhere in the session (this tab's or another's): the turn is taken. */
 export const selectStreaming = (s: SessionState): boolean => hasAny(s.live);
+
+/** The tool calls' names: all a card shows of a node's metadata (cardText). */
+function callNames(n: WireNode): string {
+  return (n.metadata.tool_calls ?? []).map((c) => c.name).join("\u0000");
+}
+
+/** Two sealed copies of one node whose graph card and place are the same. */
+function sameCard(a: WireNode, b: WireNode): boolean {
+  return (
+    a.status === b.status &&
+    a.status !== "streaming" &&
+    a.kind === b.kind &&
+    a.predecessorId === b.predecessorId &&
+    a.tokenCount === b.tokenCount &&
+    firstLine(a.content) === firstLine(b.content) &&
+    callNames(a) === callNames(b)
+  );
+}
+
+/** Two session records that show the same: the catch-up keeps the one it holds. */
+function sameRecord(a: SessionRecord, b: SessionRecord): boolean {
+  return (
+    a === b ||
+    (a.id === b.id &&
+      a.updatedAt === b.updatedAt &&
+      a.headId === b.headId &&
+      a.title === b.title &&
+      a.rootId === b.rootId &&
+      JSON.stringify(a.meta) === JSON.stringify(b.meta))
+  );
+}
 
 /** Inserts `id` (of `seq`) into a seq-ordered list; appends are the common case. */
 function insertBySeq(
@@ -226,18 +276,26 @@ export function createSessionStore(init: {
       stale.clear();
       const pages: WireNode[] = [];
       let session: SessionRecord;
+      let synced = get().syncedSeq;
+      let total: number | undefined;
       try {
         [session] = await Promise.all([
           source.session(),
           (async () => {
-            let after: number | null = get().maxSeq;
+            let after: number | null = synced;
             while (after !== null) {
               const page = await source.after(after);
               // A loop, not push(...): a page may hold thousands of nodes.
               for (const n of page.nodes) pages.push(n);
+              total = page.total;
               // A page that does not advance would loop forever: stop there.
-              after =
+              const next: number | null =
                 page.nextAfterSeq !== null && page.nextAfterSeq > after ? page.nextAfterSeq : null;
+              // Up to the last node this page brought everything is here (the page's
+              // `lastSeq` is read beside it, so an append in between could sit below it).
+              const last = page.nodes.at(-1)?.seq ?? after;
+              synced = Math.max(synced, next ?? last);
+              after = next;
             }
           })(),
           (async () => {
@@ -253,20 +311,65 @@ export function createSessionStore(init: {
       }
       const s = get();
       s.merge(pages);
+      if (synced > get().syncedSeq) set({ syncedSeq: synced });
+      // A delete this tab missed (the channel was down) shows as a count that differs.
+      if (total !== undefined && total !== countOf(get().nodes)) await prune();
       const own = s.ownStreamId;
       // During this tab's own turn its reply is HEAD even if the record was read just before.
       const keepHead = own !== null && get().nodes[own] !== undefined && s.session.headId === own;
-      get().setSession(keepHead ? { ...session, headId: own } : session);
+      const next = keepHead ? { ...session, headId: own } : session;
+      // An unchanged record is not set again: no subscriber of `session` wakes for nothing.
+      if (!sameRecord(get().session, next)) get().setSession(next);
+    };
+
+    /**
+     * One skeleton pass over every page ([R122]): the ids the server still has. Held ids it
+     * no longer has (up to the highest seq the pass saw, so a node appended meanwhile
+     * stays) were deleted while this tab was not listening; they are dropped — never this
+     * tab's own streaming reply.
+     */
+    const prune = async (): Promise<void> => {
+      const alive = new Set<string>();
+      const seen: WireNode[] = [];
+      let top = -1;
+      let after: number | null = -1;
+      while (after !== null) {
+        const page = await source.skeleton(after);
+        for (const n of page.nodes) {
+          alive.add(n.id);
+          seen.push(n);
+          top = Math.max(top, n.seq);
+        }
+        after = page.nextAfterSeq !== null && page.nextAfterSeq > after ? page.nextAfterSeq : null;
+      }
+      get().merge(seen);
+      const s = get();
+      const gone: NodeId[] = [];
+      for (const key in s.nodes) {
+        const n = s.nodes[key];
+        if (n && n.seq <= top && !alive.has(n.id) && n.id !== s.ownStreamId) gone.push(n.id);
+      }
+      if (gone.length > 0) s.removeNodes(gone);
     };
 
     const first = index(init.nodes);
+    /** The number of nodes held, without building a key array. */
+    const countOf = (nodes: Readonly<Record<string, WireNode>>): number => {
+      let n = 0;
+      for (const key in nodes) if (Object.hasOwn(nodes, key)) n++;
+      return n;
+    };
     return {
       session: init.session,
       nodes: first.nodes,
       children: first.children,
       live: first.live,
       maxSeq: first.maxSeq,
+      // The server rendered the page from one read of the ledger: all of it up to there.
+      syncedSeq: first.maxSeq,
+      channelOpen: false,
       version: 0,
+      graphKey: {},
       model: init.model,
       ownStreamId: null,
       busy: null,
@@ -288,6 +391,7 @@ export function createSessionStore(init: {
         let children: Record<string, readonly NodeId[]> | null = null;
         let live: Record<string, WireNode> | null = null;
         let maxSeq = s.maxSeq;
+        let graphChanged = false;
         const seqOf = (id: NodeId) => (nodes ?? s.nodes)[id]?.seq ?? 0;
         for (const n of incoming) {
           if (removed.has(n.id)) continue;
@@ -310,6 +414,7 @@ export function createSessionStore(init: {
           }
           nodes ??= { ...s.nodes };
           nodes[n.id] = merged;
+          if (!held || !sameCard(held, merged)) graphChanged = true;
           if (!held && n.predecessorId) {
             children ??= { ...s.children };
             children[n.predecessorId] = insertBySeq(
@@ -323,6 +428,7 @@ export function createSessionStore(init: {
         if (nodes === null && live === null && maxSeq === s.maxSeq) return;
         set({
           ...(nodes ? { nodes, version: s.version + 1 } : {}),
+          ...(graphChanged ? { graphKey: {} } : {}),
           ...(children ? { children } : {}),
           ...(live ? { live } : {}),
           maxSeq,
@@ -364,10 +470,11 @@ export function createSessionStore(init: {
             delete live[id];
           }
           const selectedId = s.selectedId && nodes[s.selectedId] ? s.selectedId : null;
-          return { nodes, children, live, selectedId, version: s.version + 1 };
+          return { nodes, children, live, selectedId, version: s.version + 1, graphKey: {} };
         }),
       setHead: (headId) => set((s) => ({ session: { ...s.session, headId } })),
       setOwnStream: (ownStreamId) => set({ ownStreamId }),
+      setChannelOpen: (channelOpen) => set({ channelOpen }),
       setBusy: (busy) => set({ busy }),
       setError: (error) => set({ error }),
       setNotice: (notice) => set({ notice }),
@@ -456,6 +563,10 @@ export function createSessionStore(init: {
           case "node_appended":
           case "turn_finished":
             s.upsertNode(event.node);
+            // Heard live and next to the cursor: nothing before it was missed.
+            if (s.channelOpen && event.node.seq === s.syncedSeq + 1) {
+              set({ syncedSeq: event.node.seq });
+            }
             return false;
           case "delta":
             // A gap (this tab missed text) is healed by a catch-up, which refetches every

@@ -68,6 +68,11 @@ export interface NodesPage {
   readonly lastSeq: number;
   /** The `afterSeq` of the next page; null when this page reached the end. */
   readonly nextAfterSeq: number | null;
+  /**
+   * The session's node count: a browser holding a different number after catching up
+   * missed a delete and makes one skeleton pass ([R122]).
+   */
+  readonly total: number;
 }
 
 /** `GET .../graph`'s answer: the graph contract's rows after `afterSeq`, and where to go on. */
@@ -265,16 +270,21 @@ export class Workspace {
     const { store } = this.deps;
     if (query.ids !== undefined) {
       const wanted = query.ids.filter(isIdShaped).map(asNodeId);
-      const [found, lastSeq] = await Promise.all([store.nodesById(id, wanted), store.lastSeq(id)]);
-      return { nodes: found.sort((a, b) => a.seq - b.seq), lastSeq, nextAfterSeq: null };
+      const [found, lastSeq, total] = await Promise.all([
+        store.nodesById(id, wanted),
+        store.lastSeq(id),
+        store.nodeCount(id),
+      ]);
+      return { nodes: found.sort((a, b) => a.seq - b.seq), lastSeq, nextAfterSeq: null, total };
     }
-    const [page, lastSeq] = await Promise.all([
+    const [page, lastSeq, total] = await Promise.all([
       store.nodesAfter(id, {
         afterSeq: query.afterSeq ?? -1,
         limit: query.limit,
         reads: query.view === "full",
       }),
       store.lastSeq(id),
+      store.nodeCount(id),
     ]);
     const last = page.nodes.at(-1);
     return {
@@ -282,6 +292,7 @@ export class Workspace {
       // Never behind the page itself (an append may land between the two reads).
       lastSeq: Math.max(lastSeq, last?.seq ?? 0),
       nextAfterSeq: page.more && last ? last.seq : null,
+      total,
     };
   }
 

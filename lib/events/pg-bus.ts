@@ -1,5 +1,5 @@
 import pg from "pg";
-import { asSessionId, type SessionId } from "../engine/ids";
+import { asSessionId, type NodeId, type SessionId } from "../engine/ids";
 import { LocalBus } from "./local-bus";
 import type { EventBus, SessionEvent, SessionEventListener } from "./session-event";
 
@@ -86,11 +86,10 @@ export class PgBus implements EventBus {
 
   publish(sessionId: SessionId, event: SessionEvent): void {
     this.local.publish(sessionId, event);
-    let payload = JSON.stringify({ o: this.origin, s: sessionId, e: event } satisfies Envelope);
-    if (Buffer.byteLength(payload) > MAX_PAYLOAD) {
-      const slim = slimmed(event);
-      payload = JSON.stringify({ o: this.origin, s: sessionId, e: slim } satisfies Envelope);
-    }
+    for (const payload of payloads(this.origin, sessionId, event)) this.notify(payload);
+  }
+
+  private notify(payload: string): void {
     // One NOTIFY at a time: concurrent pool queries would let a later event overtake an
     // earlier one (a `delta` arriving before its `node_appended`).
     this.sending = this.sending
@@ -117,6 +116,36 @@ export class PgBus implements EventBus {
 }
 
 /**
+ * The NOTIFY payloads of one event, each within the limit. A `nodes_removed` too large for
+ * one (a big branch delete) is split into several `nodes_removed`, so other instances'
+ * tabs still drop exactly those ids ([R122]); any other event too large is slimmed.
+ */
+export function payloads(origin: string, sessionId: string, event: SessionEvent): string[] {
+  const envelope = (e: SessionEvent) =>
+    JSON.stringify({ o: origin, s: sessionId, e } satisfies Envelope);
+  const whole = envelope(event);
+  if (Buffer.byteLength(whole) <= MAX_PAYLOAD) return [whole];
+  if (event.type !== "nodes_removed") return [envelope(slimmed(event))];
+  const out: string[] = [];
+  const room = MAX_PAYLOAD - Buffer.byteLength(envelope({ type: "nodes_removed", ids: [] }));
+  let chunk: NodeId[] = [];
+  let used = 0;
+  for (const id of event.ids) {
+    // The id as a JSON string, plus the comma before it.
+    const size = Buffer.byteLength(JSON.stringify(id)) + 1;
+    if (chunk.length > 0 && used + size > room) {
+      out.push(envelope({ type: "nodes_removed", ids: chunk }));
+      chunk = [];
+      used = 0;
+    }
+    chunk.push(id);
+    used += size;
+  }
+  if (chunk.length > 0) out.push(envelope({ type: "nodes_removed", ids: chunk }));
+  return out;
+}
+
+/**
  * A small stand-in for an event too large for NOTIFY: other instances refetch. Nodes travel
  * lean ([R115]), so only a node whose own text is near the limit (a long message or reply)
  * becomes `node_changed`, and the browser then asks for that node alone
@@ -130,7 +159,7 @@ function slimmed(event: SessionEvent): SessionEvent {
     case "delta":
       return { type: "node_changed", id: event.id };
     default:
-      // Anything else too large (a big branch delete): other instances refetch the session.
+      // Anything else too large: other instances refetch the session.
       return { type: "session_changed" };
   }
 }

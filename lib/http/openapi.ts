@@ -558,13 +558,19 @@ export const openApiDocument = {
       },
       NodesPage: {
         type: "object",
-        required: ["nodes", "lastSeq", "nextAfterSeq"],
+        required: ["nodes", "lastSeq", "nextAfterSeq", "total"],
         properties: {
           nodes: { type: "array", items: ref("WireNode") },
           lastSeq: { type: "integer", description: "The session's highest seq" },
           nextAfterSeq: {
             type: ["integer", "null"],
             description: "The afterSeq of the next page; null when this page reached the end",
+          },
+          total: {
+            type: "integer",
+            minimum: 0,
+            description:
+              "The session's node count; a client holding a different number after catching up missed a delete",
           },
         },
       },

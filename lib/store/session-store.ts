@@ -560,6 +560,11 @@ export class SessionStore {
     return _max.seq ?? 0;
   }
 
+  /** The session's node count: one COUNT over the (sessionId, seq) index. */
+  async nodeCount(sessionId: SessionId): Promise<number> {
+    return this.db.node.count({ where: { sessionId } });
+  }
+
   /**
    * The session page's first load (docs/big-sessions.md): every node without `reads`, and
    * of each node only a bounded prefix of its content plus its length, so a ledger of long

@@ -13,7 +13,7 @@ import { expectSchema } from "./support/openapi-schema";
  * shapes, through the real route handlers on both databases.
  */
 
-type Page = { nodes: WireNode[]; lastSeq: number; nextAfterSeq: number | null };
+type Page = { nodes: WireNode[]; lastSeq: number; nextAfterSeq: number | null; total: number };
 
 for (const { kind, enabled } of DATABASE_KINDS) {
   (enabled ? describe : describe.skip)(`big sessions [${kind}]`, () => {
@@ -64,6 +64,7 @@ for (const { kind, enabled } of DATABASE_KINDS) {
         expect(status).toBe(200);
         expectSchema("NodesPage", json);
         expect(page.lastSeq).toBe(lastSeq);
+        expect(page.total).toBe(full.length);
         expect(page.nodes.length).toBeLessThanOrEqual(2);
         for (const n of page.nodes) {
           expect(n.seq).toBeGreaterThan(after);
@@ -87,9 +88,28 @@ for (const { kind, enabled } of DATABASE_KINDS) {
       // Past the end: an empty page, not an error.
       const end = await get(`/api/sessions/${id}/nodes?afterSeq=${lastSeq}&view=skeleton`);
       expect(end.status).toBe(200);
-      expect(end.page).toEqual({ nodes: [], lastSeq, nextAfterSeq: null });
+      expect(end.page).toEqual({ nodes: [], lastSeq, nextAfterSeq: null, total: full.length });
       const far = await get(`/api/sessions/${id}/nodes?afterSeq=2147483647&limit=5000`);
       expect(far.page.nodes).toEqual([]);
+    });
+
+    it("[R122] every page answers the session's node count; a delete lowers it by what it removed", async () => {
+      const { id, full } = await twoBranches();
+      const before = await get(`/api/sessions/${id}/nodes?afterSeq=${full.at(-1)?.seq}&view=lean`);
+      expect(before.page.total).toBe(full.length);
+      const byIds = await get(`/api/sessions/${id}/nodes?ids=${full[1]?.id}`);
+      expectSchema("NodesPage", byIds.json);
+      expect(byIds.page.total).toBe(full.length);
+      // The first branch is dead: delete it at its tip (the long message's reply).
+      const tip = full[4] as LedgerNode;
+      const res = await call("DELETE", `/api/sessions/${id}/branches/${tip.id}`);
+      expect(res.status).toBe(200);
+      const removed = res.json["removed"] as string[];
+      expect(removed.length).toBeGreaterThan(0);
+      const after = await get(`/api/sessions/${id}/nodes?view=skeleton`);
+      expectSchema("NodesPage", after.json);
+      expect(after.page.total).toBe(full.length - removed.length);
+      expect(after.page.nodes).toHaveLength(after.page.total);
     });
 
     it("[R113] a skeleton page carries card labels; ROOT and summaries keep their text", async () => {

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
-import { PgBus } from "@/lib/events/pg-bus";
+import { PgBus, payloads } from "@/lib/events/pg-bus";
 import type { SessionEvent } from "@/lib/events/session-event";
-import { tokens } from "@/lib/engine/ids";
+import { asNodeId, tokens } from "@/lib/engine/ids";
 import type { TurnEvent } from "@/lib/dispatcher/run-turn";
 import type { SessionStore } from "@/lib/store/session-store";
 import { describeEachDatabase, useFreshStore, type FreshStore } from "./support/databases";
@@ -108,6 +108,42 @@ describeEachDatabase("[R115] slim events", (kind) => {
             expect(e.node.partial).toBe("reads");
           }
         }
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    },
+  );
+
+  it.runIf(kind === "postgresql")(
+    "[R115] a nodes_removed over the NOTIFY limit travels as several nodes_removed, none lost",
+    async () => {
+      const { store, test } = env;
+      const s = await store.createSession({});
+      // A big branch delete: 1,000 ids are about 29 KB of JSON.
+      const ids = Array.from({ length: 1000 }, (_, i) =>
+        asNodeId(`01J${String(i).padStart(23, "0")}`),
+      );
+      const event: SessionEvent = { type: "nodes_removed", ids };
+      const split = payloads("origin", s.id, event);
+      expect(split.length).toBeGreaterThan(3);
+      for (const p of split) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(8000);
+      const a = await PgBus.connect(test.url);
+      const b = await PgBus.connect(test.url);
+      try {
+        const got: SessionEvent[] = [];
+        let seen = 0;
+        const done = new Promise<void>((resolve) =>
+          b.subscribe(s.id, (e) => {
+            got.push(e);
+            if (e.type === "nodes_removed") seen += e.ids.length;
+            if (seen >= ids.length || e.type === "session_changed") resolve();
+          }),
+        );
+        a.publish(s.id, event);
+        await done;
+        expect(got.map((e) => e.type)).toEqual(split.map(() => "nodes_removed"));
+        expect(got.flatMap((e) => (e.type === "nodes_removed" ? e.ids : []))).toEqual(ids);
       } finally {
         await a.close();
         await b.close();

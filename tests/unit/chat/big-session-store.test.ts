@@ -13,6 +13,8 @@ import {
   selectNodeList,
 } from "@/components/session/session-context";
 import type { NodePage, NodeSource } from "@/components/session/node-source";
+import { landBranchDeleted } from "@/components/session/land-delete";
+import { followSessionEvents } from "@/components/chat/use-session-events";
 import type { WireNode } from "@/components/session/wire-node";
 import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
@@ -79,7 +81,19 @@ function chain(count: number, streamingTip = false): WireNode[] {
 
 /** A fake `GET .../nodes` and session record: records every request it answers. */
 function fakeSource(ledger: () => readonly WireNode[], record: () => SessionRecord) {
-  const calls: { kind: "after" | "ids" | "session"; arg: string }[] = [];
+  const calls: { kind: "after" | "ids" | "session" | "skeleton"; arg: string }[] = [];
+  const pageOf = (afterSeq: number, shape: (n: WireNode) => WireNode): NodePage => {
+    const rest = ledger()
+      .filter((n) => n.seq > afterSeq)
+      .sort((a, b) => a.seq - b.seq);
+    const page = rest.slice(0, 2);
+    return {
+      nodes: page.map(shape),
+      lastSeq: Math.max(...ledger().map((n) => n.seq)),
+      nextAfterSeq: rest.length > 2 ? (page.at(-1)?.seq ?? null) : null,
+      total: ledger().length,
+    };
+  };
   const source: NodeSource = {
     session: () => {
       calls.push({ kind: "session", arg: "" });
@@ -87,17 +101,13 @@ function fakeSource(ledger: () => readonly WireNode[], record: () => SessionReco
     },
     after: (afterSeq) => {
       calls.push({ kind: "after", arg: String(afterSeq) });
-      const rest = ledger()
-        .filter((n) => n.seq > afterSeq)
-        .sort((a, b) => a.seq - b.seq);
-      const page = rest.slice(0, 2);
-      const lastSeq = Math.max(...ledger().map((n) => n.seq));
-      const answer: NodePage = {
-        nodes: page.map((n) => ({ ...n, reads: [], partial: "reads" })),
-        lastSeq,
-        nextAfterSeq: rest.length > 2 ? (page.at(-1)?.seq ?? null) : null,
-      };
-      return Promise.resolve(answer);
+      return Promise.resolve(pageOf(afterSeq, (n) => ({ ...n, reads: [], partial: "reads" })));
+    },
+    skeleton: (afterSeq) => {
+      calls.push({ kind: "skeleton", arg: String(afterSeq) });
+      return Promise.resolve(
+        pageOf(afterSeq, (n) => ({ ...n, content: "label", reads: [], partial: "skeleton" })),
+      );
     },
     byIds: (ids) => {
       calls.push({ kind: "ids", arg: ids.join(",") });
@@ -163,6 +173,33 @@ describe("[R120] a streamed token costs O(its node), not O(the ledger)", () => {
     );
     expect(selectGraph(s.getState())).not.toBe(first);
     selectGraph(s.getState());
+    expect(build).toHaveBeenCalledTimes(2);
+  });
+
+  it("[R120] a skeleton's whole text landing on demand keeps the graph: same cards, no rebuild", async () => {
+    const build = vi.mocked(graphModule.buildGraph);
+    const ledger = chain(20).map((n) =>
+      n.id === "n5" ? { ...n, content: "First line\nand the rest of the text" } : n,
+    );
+    const { source } = fakeSource(
+      () => ledger,
+      () => session("n20"),
+    );
+    const held = ledger.map((n) =>
+      n.id === "n5" ? { ...n, content: "First line", reads: [], partial: "skeleton" as const } : n,
+    );
+    const s = storeOf(held, "n20", source);
+    build.mockClear();
+    const first = selectGraph(s.getState());
+    await s.getState().ensureFull([id("n5")]);
+    // The store holds the whole text now; the graph, whose card shows its first line, stays.
+    expect(s.getState().nodes["n5"]?.content).toBe("First line\nand the rest of the text");
+    expect(s.getState().nodes["n5"]?.partial).toBeUndefined();
+    expect(selectGraph(s.getState())).toBe(first);
+    expect(build).toHaveBeenCalledTimes(1);
+    // A change of what a card shows is a graph change.
+    s.getState().merge([wire("n21", "n20", 21)]);
+    expect(selectGraph(s.getState())).not.toBe(first);
     expect(build).toHaveBeenCalledTimes(2);
   });
 
@@ -384,6 +421,132 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     s.getState().setOwnStream(id("n4"));
     await s.getState().catchUp();
     expect(s.getState().session.headId).toBe("n4");
+  });
+
+  it("[R122] the first ready catches up even when nothing streams", () => {
+    const s = storeOf(chain(3), "n3");
+    const listeners = new Map<string, (e: MessageEvent<string>) => void>();
+    const catchUp = vi.fn(() => Promise.resolve());
+    const close = followSessionEvents(s, catchUp, () => ({
+      addEventListener: (type, listener) => listeners.set(type, listener),
+      close: () => undefined,
+    }));
+    expect(selectStreaming(s.getState())).toBe(false);
+    listeners.get("ready")?.(new MessageEvent("ready", { data: "" }));
+    expect(catchUp).toHaveBeenCalledTimes(1);
+    expect(s.getState().channelOpen).toBe(true);
+    listeners.get("ready")?.(new MessageEvent("ready", { data: "" }));
+    expect(catchUp).toHaveBeenCalledTimes(2);
+    close();
+    expect(s.getState().channelOpen).toBe(false);
+  });
+
+  it("[R122] catch-up starts from the synced cursor, not from seqs this tab's own turn brought", async () => {
+    // Channel down; another writer commits seq 3; this tab's own turn brings 4-5.
+    let ledger = chain(2);
+    const { source, calls } = fakeSource(
+      () => ledger,
+      () => session("n5"),
+    );
+    const s = storeOf(ledger, "n2", source);
+    ledger = chain(5);
+    s.getState().merge([wire("n4", "n3", 4), wire("n5", "n4", 5, { status: "streaming" })]);
+    expect(s.getState().maxSeq).toBe(5);
+    expect(s.getState().syncedSeq).toBe(2);
+    await s.getState().catchUp();
+    expect(calls.find((c) => c.kind === "after")?.arg).toBe("2");
+    expect(s.getState().nodes["n3"]).toBeDefined();
+    expect(s.getState().syncedSeq).toBe(5);
+  });
+
+  it("[R122] the cursor advances on live events next to it, only while the channel is open", () => {
+    const s = storeOf(chain(2), "n2");
+    s.getState().apply({ type: "node_appended", node: wire("n3", "n2", 3) });
+    expect(s.getState().syncedSeq).toBe(2);
+    s.getState().setChannelOpen(true);
+    s.getState().apply({ type: "node_appended", node: wire("n4", "n3", 4) });
+    // Seq 3 came while the channel was closed: not heard live, the cursor waits for it.
+    expect(s.getState().syncedSeq).toBe(2);
+    const t = storeOf(chain(2), "n2");
+    t.getState().setChannelOpen(true);
+    t.getState().apply({ type: "node_appended", node: wire("n3", "n2", 3) });
+    t.getState().apply({ type: "turn_finished", node: wire("n4", "n3", 4) });
+    expect(t.getState().syncedSeq).toBe(4);
+  });
+
+  it("[R122] a delete this tab missed: a count that differs makes one skeleton pass that drops it", async () => {
+    // The server deleted n3 (a leaf) while this tab was not listening.
+    const ledger = chain(4).filter((n) => n.id !== "n4");
+    const held = [...ledger, wire("n4", "n3", 4), wire("x5", "n2", 5)];
+    const server = [...ledger, wire("x5", "n2", 5), wire("n6", "x5", 6)];
+    const { source, calls } = fakeSource(
+      () => server,
+      () => session("n6"),
+    );
+    const s = storeOf(held, "n3", source);
+    s.getState().setOwnStream(null);
+    await s.getState().catchUp();
+    expect(calls.filter((c) => c.kind === "skeleton").map((c) => c.arg)).toEqual(["-1", "1", "3"]);
+    expect(s.getState().nodes["n4"]).toBeUndefined();
+    expect(s.getState().children["n3"]).toBeUndefined();
+    expect(s.getState().nodes["n6"]).toBeDefined();
+    // Held copies never regress to the pass's skeletons.
+    expect(s.getState().nodes["n2"]?.partial).toBeUndefined();
+  });
+
+  it("[R122] the missed-delete pass never drops this tab's own streaming reply", async () => {
+    // Another writer's x5 is on the server's pages; this tab's reply n4 is not (yet).
+    const server = [...chain(3), wire("x5", "n3", 5)];
+    const { source } = fakeSource(
+      () => server,
+      () => session("n4"),
+    );
+    const behind: NodeSource = { ...source, byIds: () => Promise.resolve([]) };
+    const reply = wire("n4", "n3", 4, { status: "streaming", content: "" });
+    const s = storeOf([...chain(3), reply, wire("gone", "n1", 2.5)], "n4", behind);
+    s.getState().setOwnStream(id("n4"));
+    await s.getState().catchUp();
+    expect(s.getState().nodes["n4"]).toBeDefined();
+    expect(s.getState().nodes["x5"]).toBeDefined();
+    expect(s.getState().nodes["gone"]).toBeUndefined();
+  });
+
+  it("[R122] deleting tab: R-u1(HEAD)-a1-{u2-T, u2b}, deleting T removes what the server removed, keeps a1 and u2b", () => {
+    const s = storeOf(
+      [
+        wire("R", null, 0),
+        wire("u1", "R", 1),
+        wire("a1", "u1", 2),
+        wire("u2", "a1", 3),
+        wire("T", "u2", 4),
+        wire("u2b", "a1", 5),
+      ],
+      "u1",
+    );
+    const answer = { ...session("u1"), removed: [id("u2"), id("T")] };
+    const kept = landBranchDeleted(s, answer);
+    const st = s.getState();
+    expect(st.nodes["a1"]).toBeDefined();
+    expect(st.nodes["u2b"]).toBeDefined();
+    expect(st.nodes["u2"]).toBeUndefined();
+    expect(st.nodes["T"]).toBeUndefined();
+    expect(st.children["a1"]).toEqual(["u2b"]);
+    expect("removed" in st.session).toBe(false);
+    expect(kept).toBe(st.session);
+  });
+
+  it("[R122] a catch-up that changes nothing keeps the session record", async () => {
+    const ledger = chain(3);
+    const { source } = fakeSource(
+      () => ledger,
+      () => session("n3"),
+    );
+    const s = storeOf(ledger, "n3", source);
+    const before = s.getState();
+    await s.getState().catchUp();
+    expect(s.getState().session).toBe(before.session);
+    expect(s.getState().nodes).toBe(before.nodes);
+    expect(s.getState().version).toBe(before.version);
   });
 });
 

@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * The ledger a page at a time (docs/big-sessions.md): `?afterSeq&limit&view`, or the named
- * `?ids=`, answered as `{nodes, lastSeq, nextAfterSeq}`. Without a query: the whole ledger.
+ * `?ids=`, answered as `{nodes, lastSeq, nextAfterSeq, total}`. Without a query: the whole ledger.
  */
 export function GET(req: Request, ctx: RouteContext<"id">) {
   return guarded(req, async ({ workspace }) => {
