@@ -3,7 +3,7 @@ import type { Config } from "../config/env";
 import { MESSAGE_OVERHEAD_TOKENS } from "../engine/context-tokens";
 import { buildGraph, type GraphView } from "../engine/build-graph";
 import { createLedgerIndex } from "../engine/ledger-index";
-import { branchTop, planDeleteBranch } from "../engine/plan-delete-branch";
+import { findBranchTop, planDeleteBranch } from "../engine/plan-delete-branch";
 import { activeSummaryIds } from "../engine/active-summaries";
 import { checkoutTarget } from "../engine/checkout-target";
 import { EngineError } from "../engine/errors";
@@ -407,15 +407,32 @@ export class Dispatcher {
       before.id,
       async (session, slice) => {
         headBefore = session.headId;
-        // What the plan reads, and nothing more ([R116]): the tip's spine with the children
-        // of its nodes finds the branch's top; then the subtree under it and the active
-        // summaries. The decisions are those of a plan over the whole ledger.
-        const around = await slice.spineAndChildren(tipId);
-        const { top } = branchTop({ session, index: createLedgerIndex(around), tipId });
-        // One after the other: they share the transaction's connection.
+        // What the plan reads, and nothing more ([R116]): the tip's family (the node and
+        // its children), then its parent's, and so on up to the fork point; then the subtree
+        // under the branch's top and the active summaries. The decisions are those of a plan
+        // over the whole ledger.
+        const around = new Map<NodeId, LedgerNode>();
+        const loaded = new Set<NodeId>();
+        let next: NodeId | null = tipId;
+        let top: LedgerNode | null = null;
+        while (next !== null) {
+          // One after the other: they share the transaction's connection.
+          for (const n of await slice.family(next)) around.set(n.id, n);
+          loaded.add(next);
+          const index = createLedgerIndex([...around.values()]);
+          const found = findBranchTop({ session, index, tipId }, (id) => loaded.has(id));
+          if ("need" in found) next = found.need;
+          else {
+            top = found.reach.top;
+            next = null;
+          }
+        }
+        if (top === null) throw new EngineError("invalid_ledger", `No branch top for ${tipId}.`);
         const below = await slice.subtree(top.id);
         const summaries = await slice.byIds(activeSummaryIds(session.meta));
-        const nodes = new Map([...around, ...below, ...summaries].map((n) => [n.id, n] as const));
+        const nodes = new Map(
+          [...around.values(), ...below, ...summaries].map((n) => [n.id, n] as const),
+        );
         return planDeleteBranch({ session, index: createLedgerIndex([...nodes.values()]), tipId });
       },
     );

@@ -10,9 +10,9 @@ import type { LedgerNode, SessionMeta, SessionRecord, SummaryPolicy } from "./ty
 
 /**
  * A branch delete request. `index` need not hold the whole ledger, only what the plan
- * reads ([R116]): the tip's spine up to ROOT and every child of those nodes (which finds
- * the branch's top, {@link branchTop}), everything under that top, and the active
- * summaries. `SessionStore.removeNodes` loads exactly that under the write lock.
+ * reads ([R116]): the tip's ancestors up to the fork point and the children of each (which
+ * find the branch's top, {@link findBranchTop}), everything under that top, and the active
+ * summaries. The dispatcher loads exactly that under the write lock.
  */
 export interface DeleteBranchInput {
   readonly session: SessionRecord;
@@ -47,11 +47,18 @@ function branchChildren(node: LedgerNode, index: LedgerIndex): readonly LedgerNo
 /**
  * From the tip up to the topmost node only this branch holds; returns it and the fork
  * point above it: the first ancestor that is ROOT, has another branch child, or is the
- * caller a spawned branch hangs from.
+ * caller a spawned branch hangs from. `loaded(id)` says whether a node and all its
+ * children are in the index; the walk stops at the first node it would need that is not,
+ * and returns its id instead.
  */
-function walkUp(tip: LedgerNode, index: LedgerIndex): readonly [LedgerNode, LedgerNode] {
+function walkUp(
+  tip: LedgerNode,
+  index: LedgerIndex,
+  loaded: (id: NodeId) => boolean,
+): readonly [LedgerNode, LedgerNode] | NodeId {
   let top = tip;
   for (let steps = 0; steps <= index.nodes.length; steps += 1) {
+    if (top.predecessorId !== null && !loaded(top.predecessorId)) return top.predecessorId;
     const parent = top.predecessorId === null ? undefined : index.get(top.predecessorId);
     if (parent === undefined) {
       throw new EngineError("invalid_ledger", `Node ${top.id} names a missing predecessor.`);
@@ -81,19 +88,28 @@ function retire(meta: SessionMeta, retired: readonly NodeId[], policy: SummaryPo
   }
 }
 
-/**
- * The checks of a branch delete and where it reaches: the tip, the topmost node only this
- * branch holds, and the fork point above it. Reads only the tip's spine and the children
- * of its nodes, so a caller can find the top before loading the subtree under it.
- *
- * @throws EngineError as {@link planDeleteBranch}, but `turn_in_progress`.
- */
-export function branchTop(input: Pick<DeleteBranchInput, "session" | "index" | "tipId">): {
+/** Where a branch delete reaches: the tip, the topmost node only it holds, the fork point. */
+export interface BranchReach {
   readonly tip: LedgerNode;
   readonly top: LedgerNode;
   readonly forkPoint: LedgerNode;
-} {
+}
+
+/**
+ * The checks of a branch delete and where it reaches, over an index that may hold only
+ * part of the ledger: `loaded(id)` says whether a node and all its children are in it.
+ * Answers `{ need }` with the next node whose family (the node and its children) the walk
+ * must read, so a caller loads the branch step by step from the tip — O(branch and the
+ * fork point's children), never the ledger ([R116]).
+ *
+ * @throws EngineError as {@link planDeleteBranch}, but `turn_in_progress`.
+ */
+export function findBranchTop(
+  input: Pick<DeleteBranchInput, "session" | "index" | "tipId">,
+  loaded: (id: NodeId) => boolean,
+): { readonly reach: BranchReach } | { readonly need: NodeId } {
   const { session, index, tipId } = input;
+  if (!loaded(tipId)) return { need: tipId };
   const tip = index.get(tipId);
   if (tip === undefined || tip.sessionId !== session.id) {
     throw new EngineError("node_not_found", `No node ${tipId} in session ${session.id}.`);
@@ -104,8 +120,24 @@ export function branchTop(input: Pick<DeleteBranchInput, "session" | "index" | "
   if (branchChildren(tip, index).length > 0) {
     throw new EngineError("not_a_branch_tip", `Node ${tipId} has branches below it.`);
   }
-  const [top, forkPoint] = walkUp(tip, index);
-  return { tip, top, forkPoint };
+  const walked = walkUp(tip, index, loaded);
+  if (typeof walked === "string") return { need: walked };
+  const [top, forkPoint] = walked;
+  return { reach: { tip, top, forkPoint } };
+}
+
+/**
+ * {@link findBranchTop} over an index that holds the tip's spine and the children of its
+ * nodes (or the whole ledger).
+ */
+export function branchTop(
+  input: Pick<DeleteBranchInput, "session" | "index" | "tipId">,
+): BranchReach {
+  const found = findBranchTop(input, () => true);
+  if ("need" in found) {
+    throw new EngineError("invalid_ledger", `Node ${found.need} is missing from the ledger.`);
+  }
+  return found.reach;
 }
 
 /**

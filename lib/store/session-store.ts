@@ -119,6 +119,8 @@ export interface SealInput {
 export interface LedgerSlice {
   /** `id`'s spine up to ROOT and every child of each of its nodes. */
   spineAndChildren(id: NodeId): Promise<LedgerNode[]>;
+  /** The node and its children, by the (sessionId, predecessorId) index. */
+  family(id: NodeId): Promise<LedgerNode[]>;
   /** `id` and every node under it by predecessor. */
   subtree(id: NodeId): Promise<LedgerNode[]>;
   /** These nodes of the session, whole (missing ids are left out). */
@@ -966,6 +968,13 @@ export class SessionStore {
           UNION ALL
           SELECT ${cols} FROM spine s
             JOIN "Node" n ON n."sessionId" = ${sessionId} AND n."predecessorId" = s.id`;
+        return uniqueNodes(rows);
+      },
+      family: async (id) => {
+        const rows = await tx.$queryRaw<NodeRow[]>`
+          SELECT ${cols} FROM "Node" n WHERE n."id" = ${id} AND n."sessionId" = ${sessionId}
+          UNION ALL
+          SELECT ${cols} FROM "Node" n WHERE n."sessionId" = ${sessionId} AND n."predecessorId" = ${id}`;
         return uniqueNodes(rows);
       },
       subtree: async (id) => {

@@ -27,6 +27,7 @@ function counting(store: SessionStore) {
               };
             return plan(session, {
               spineAndChildren: count(slice.spineAndChildren),
+              family: count(slice.family),
               subtree: count(slice.subtree),
               byIds: count(slice.byIds),
             });
@@ -69,6 +70,10 @@ describeEachDatabase("[R116] branch delete reads the branch, not the ledger", (k
     // A long dead branch off the first turn: the ledger's bulk, never read by the delete.
     let p = main[1] as NodeId;
     for (let i = 0; i < 120; i++) p = await add(s.id, p, i % 2 ? "assistant" : "user");
+    // Forty retried replies beside main[1]: children of a node above the fork point, which
+    // the walk up from the tip never needs.
+    for (let i = 0; i < 40; i++)
+      await add(s.id, main[0] as NodeId, "assistant", { advanceHead: false });
     // The branch to delete: a fork off main[3] with a task branch and a notice under it.
     const f1 = await add(s.id, main[3] as NodeId, "user", { advanceHead: false });
     const f2 = await add(s.id, f1, "assistant", { advanceHead: false });
@@ -110,10 +115,11 @@ describeEachDatabase("[R116] branch delete reads the branch, not the ledger", (k
     expect(events).toContainEqual({ type: "nodes_removed", ids: expected.ids });
     const left = await store.nodes(s.id);
     expect(left.some((n) => expected.ids.includes(n.id))).toBe(false);
-    // Tip's spine (5) with its nodes' children (7 more: the long branch's first node, the
-    // summary, main[4]), the subtree (5) and the summary: far from the ledger's 139 nodes.
-    expect(left.length + 5).toBeGreaterThan(130);
-    expect(seen.nodes).toBeLessThan(25);
+    // The families from the tip up to the fork point (f2 with its task turn and notice, f1,
+    // main[3] with main[4]), the subtree (5) and the summary: 14 reads of the ledger's 179
+    // nodes, none of the forty retries above the fork point.
+    expect(left.length + 5).toBeGreaterThan(170);
+    expect(seen.nodes).toBeLessThan(20);
 
     // Deleting into the summary's segment retires it, as the whole-ledger plan says.
     const head = await store.getSession(s.id);
