@@ -1,6 +1,7 @@
 import { activeSummaryIds } from "../engine/active-summaries";
 import type { NodeId } from "../engine/ids";
 import { renderContext, type RenderedContext } from "../engine/render-context";
+import { sentMessages } from "../engine/sent-messages";
 import type { LedgerNode, SessionRecord } from "../engine/types";
 import type { ChatMessage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
@@ -80,13 +81,9 @@ export interface Wire {
  * a reply records as `reads` is exactly what the provider received.
  */
 export function toWire(rendered: RenderedContext): Wire {
-  const answered = new Set(rendered.messages.flatMap((m) => (m.toolCallId ? [m.toolCallId] : [])));
   const out: ChatMessage[] = [];
   const ids: NodeId[] = [];
-  for (const m of rendered.messages) {
-    const calls = m.toolCalls?.filter((c) => answered.has(c.id));
-    if (m.role === "assistant" && m.toolCalls && (calls?.length ?? 0) === 0 && m.content === "")
-      continue;
+  for (const { message: m, calls } of sentMessages(rendered)) {
     ids.push(m.id);
     out.push({
       role: m.role,

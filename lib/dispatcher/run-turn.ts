@@ -6,7 +6,8 @@ import { leanNode, type WireNode } from "../engine/wire-node";
 import { isProviderError } from "../llm/provider-error";
 import type { ChatProvider, FinishReason, ToolSpec, Usage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
-import { loadRendering, toWire, type HeadView, type Wire } from "./context";
+import { referable, type ReadsRef } from "../engine/reads-ref";
+import { loadView, toWire, type HeadView, type Wire } from "./context";
 import { StreamBuffer } from "./stream-buffer";
 import type { TurnWriter } from "./turn-writer";
 
@@ -93,35 +94,50 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   // The `reads` stamp runs beside the model call: between the durable user node and the
   // first token stands only the prompt ([R118]). Fills wait for it; so does the seal.
   let stamping: Promise<void> = Promise.resolve();
+  // What the reply's `reads` are stored as: a reference to the rendering they are, when
+  // every node it reads is final ([R134]); else (undefined) the explicit list.
+  let readsRef: ReadsRef | undefined;
+  // The reads the row holds once `stamping` settled (null: unknown, the stamp failed). The
+  // seal writes `reads` only when the prompt sent differs from them: once a reply ([R133]).
+  let stampedReads: readonly NodeId[] | null = null;
   const stamp = (id: NodeId, ids: readonly NodeId[]) => {
-    stamping = writer.stampReads(id, ids);
+    stampedReads = ids;
+    stamping = writer.stampReads(id, ids, readsRef);
     // Observed here so a failure is not "unhandled"; the fills and the seal still see it.
-    stamping.catch(() => undefined);
+    stamping.catch(() => {
+      stampedReads = null;
+    });
   };
   // A turn renders with the meta it was claimed under, not the one read when it started:
   // another tab or instance may have compacted meanwhile ([R84]).
   if (options.opened) {
     // The placeholder was opened with the user node (one transaction); stamp its reads now.
     const claimed = { ...session, meta: options.opened.meta };
-    wire = toWire(
-      options.opened.view?.rendering ?? (await loadRendering(store, claimed, parentId)),
-    );
+    const view = options.opened.view ?? (await loadView(store, claimed, parentId));
+    wire = toWire(view.rendering);
+    readsRef = refOf(view);
     stamp(options.opened.reply.id, wire.ids);
     reply = { ...options.opened.reply, reads: wire.ids };
   } else {
     // Rendered before the claim (so the placeholder carries its reads at once), and again
     // only in the rare case that the claim saw another active summary.
-    wire = toWire(await loadRendering(store, session, parentId));
+    const view = await loadView(store, session, parentId);
+    wire = toWire(view.rendering);
+    readsRef = refOf(view);
     const opened = await writer.openReply(parentId, {
       reads: wire.ids,
+      readsRef,
       metadata: { model: options.model },
       callerId: options.callerId ?? null,
       ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
       ...(options.exclusive ? { exclusive: true } : {}),
     });
     reply = opened.reply;
+    stampedReads = wire.ids;
     if (opened.meta._last_summary_id !== session.meta._last_summary_id) {
-      wire = toWire(await loadRendering(store, { ...session, meta: opened.meta }, parentId));
+      const claimedView = await loadView(store, { ...session, meta: opened.meta }, parentId);
+      wire = toWire(claimedView.rendering);
+      readsRef = refOf(claimedView);
       stamp(reply.id, wire.ids);
       reply = { ...reply, reads: wire.ids };
     }
@@ -192,7 +208,9 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
           retried = true;
           const fresh = await store.getSession(session.id);
           if (await options.compaction.onOverflow(fresh, parentId)) {
-            wire = toWire(await loadRendering(store, await store.getSession(session.id), parentId));
+            const retryView = await loadView(store, await store.getSession(session.id), parentId);
+            wire = toWire(retryView.rendering);
+            readsRef = refOf(retryView);
             continue;
           }
           overflowMessage = GIVE_UP_AFTER_FAILED_COMPACTION;
@@ -229,13 +247,27 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     ...(failure ? { error: failure } : {}),
     ...(retried && !failure ? { reactive_compaction: true } : {}),
   };
-  // The seal writes the reads itself; the stamp only has to have finished (or failed).
+  // The stamp has to have finished (or failed); the seal writes the reads only when they are
+  // not what the row holds already (a reactive retry re-rendered, or the stamp failed).
   await stamping.catch(() => undefined);
-  const sealed = await writer.seal(reply.id, status, buffer.content, metadata, wire.ids);
+  const sealed = await writer.seal(reply.id, status, buffer.content, metadata, {
+    ...(sameIds(stampedReads, wire.ids) ? {} : { reads: wire.ids, readsRef }),
+    stored: buffer.stored,
+  });
   if (failure) {
     yield { type: "error", code: failure.code, message: failure.message, node: leanNode(sealed) };
   } else {
     yield { type: "done", node: leanNode(sealed) };
   }
   return sealed;
+}
+
+function sameIds(a: readonly NodeId[] | null, b: readonly NodeId[]): boolean {
+  return a !== null && a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+/** The reference a reply rendered from `view` stores for its `reads` ([R134]), if it may. */
+function refOf(view: HeadView): ReadsRef | undefined {
+  if (!referable(view.spine)) return undefined;
+  return { head: view.rendering.headId, summary: view.active?.id ?? null };
 }

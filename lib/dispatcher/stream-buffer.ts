@@ -25,6 +25,7 @@ export interface StreamBufferOptions {
 export class StreamBuffer {
   private text = "";
   private flushedLength = 0;
+  private storedLength = 0;
   private lastWrite: number;
   private timer: ReturnType<typeof setInterval> | undefined;
   private writing: Promise<void> = Promise.resolve();
@@ -47,6 +48,15 @@ export class StreamBuffer {
 
   get content(): string {
     return this.text;
+  }
+
+  /**
+   * How much of {@link content} (UTF-16 units) the writes are known to have stored, once
+   * {@link stop} returned; `null` after a failed write, whose outcome is unknown: the stored
+   * prefix is then doubtful and the seal writes the whole text ([R133]).
+   */
+  get stored(): number | null {
+    return this.failure === undefined ? this.storedLength : null;
   }
 
   /** Stops the timer and waits for the write in flight; the caller seals the node next. */
@@ -73,6 +83,7 @@ export class StreamBuffer {
         return undefined;
       })
       .then(() => {
+        if (this.failure === undefined) this.storedLength = offset + chunk.length;
         if (chunk && this.failure === undefined) this.options.onFlush?.(chunk, offset);
       })
       .catch((e: unknown) => {

@@ -3,6 +3,7 @@ import type { NoticeCode } from "../engine/events";
 import type { NodeId, SessionId, Tokens } from "../engine/ids";
 import type { LedgerNode, NodeMetadata, SessionMeta } from "../engine/types";
 import type { SessionStore } from "../store/session-store";
+import type { ReadsRef } from "../engine/reads-ref";
 import { leanNode } from "../engine/wire-node";
 
 export interface TurnWriterDeps {
@@ -90,9 +91,12 @@ export class TurnWriter {
     return { user: result.node, reply, meta: result.meta };
   }
 
-  /** Stamps the reply's provenance once its prompt is rendered. */
-  stampReads(nodeId: NodeId, reads: readonly NodeId[]): Promise<void> {
-    return this.deps.store.stampReads(this.sessionId, nodeId, reads);
+  /**
+   * Stamps the reply's provenance once its prompt is rendered: as the reference `ref` when
+   * given (it stands for exactly `reads`, [R134]), else the explicit list.
+   */
+  stampReads(nodeId: NodeId, reads: readonly NodeId[], ref?: ReadsRef): Promise<void> {
+    return this.deps.store.stampReads(this.sessionId, nodeId, ref ?? reads);
   }
 
   /** A complete assistant node, e.g. the tool call of a manual `/task` run. */
@@ -136,6 +140,8 @@ export class TurnWriter {
     predecessorId: NodeId,
     options: {
       reads: readonly NodeId[];
+      /** Stores `reads` as this reference to their rendering ([R134]). */
+      readsRef?: ReadsRef | undefined;
       metadata: NodeMetadata;
       callerId?: NodeId | null;
       /** A retry: the reply itself is the fork HEAD follows, and it must run alone. */
@@ -152,6 +158,7 @@ export class TurnWriter {
       status: "streaming",
       tokenCount: this.deps.count(""),
       reads: options.reads,
+      ...(options.readsRef ? { readsRef: options.readsRef } : {}),
       metadata: options.metadata,
       callerId: options.callerId ?? null,
       leaseMs: this.deps.leaseMs,
@@ -163,20 +170,43 @@ export class TurnWriter {
     return this.deps.store.appendStreaming(this.sessionId, nodeId, chunk, this.deps.leaseMs);
   }
 
+  /**
+   * Seals the reply with its whole text `content`. `stored` is how much of it (UTF-16 units)
+   * the fills are known to have stored: only the rest travels ([R133]). Without it, or when
+   * the stored text is not that prefix after all, the whole text is written once — the sealed
+   * content is always exactly `content`. `reads` are written only when given (when they
+   * differ from the stamp).
+   */
   async seal(
     nodeId: NodeId,
     status: "complete" | "interrupted" | "error",
     content: string,
     metadata: NodeMetadata,
-    reads?: readonly NodeId[],
+    options: {
+      reads?: readonly NodeId[];
+      readsRef?: ReadsRef | undefined;
+      stored?: number | null;
+    } = {},
   ): Promise<LedgerNode> {
-    const node = await this.deps.store.seal(this.sessionId, nodeId, {
+    const rest = {
       status,
-      content,
       tokenCount: this.deps.count(content),
       metadata,
-      ...(reads ? { reads } : {}),
-    });
+      ...(options.reads ? { reads: options.reads } : {}),
+      ...(options.reads && options.readsRef ? { readsRef: options.readsRef } : {}),
+    };
+    const stored = options.stored ?? null;
+    let node: LedgerNode | null = null;
+    if (stored !== null && stored > 0 && stored <= content.length) {
+      const prefix = content.slice(0, stored);
+      node = await this.deps.store.sealAppending(this.sessionId, nodeId, {
+        ...rest,
+        tail: content.slice(stored),
+        // Code points: what both databases' length() counts.
+        after: codePoints(prefix),
+      });
+    }
+    node ??= await this.deps.store.seal(this.sessionId, nodeId, { ...rest, content });
     this.deps.bus.publish(this.sessionId, { type: "turn_finished", node: leanNode(node) });
     return node;
   }
@@ -215,4 +245,18 @@ export class TurnWriter {
     }
     return { reply: node, meta };
   }
+}
+
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
 }

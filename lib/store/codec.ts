@@ -1,4 +1,5 @@
 import { asNodeId, asSessionId, tokens, type NodeId } from "../engine/ids";
+import { readsRefKey, type ReadsRef } from "../engine/reads-ref";
 import type {
   LedgerNode,
   NodeKind,
@@ -61,11 +62,42 @@ function parseObject(text: string, what: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-export function nodeFromRow(row: NodeRow): LedgerNode {
+/**
+ * A stored `reads` value: the explicit id list, or a reference to the rendering it came
+ * from ([R134]: `{"head": id, "summary": id | null}`). Both encodings are read.
+ */
+export function decodeReads(id: string, text: string): NodeId[] | ReadsRef {
+  const v: unknown = JSON.parse(text);
+  if (Array.isArray(v)) return v.map((r) => asNodeId(String(r)));
+  if (v !== null && typeof v === "object") {
+    const { head, summary } = v as { head?: unknown; summary?: unknown };
+    if (typeof head === "string" && (summary === null || typeof summary === "string")) {
+      return { head: asNodeId(head), summary: summary === null ? null : asNodeId(summary) };
+    }
+  }
+  throw new Error(`corrupt node ${id}: reads`);
+}
+
+/** The reference a row's `reads` hold, if they hold one (cheap: an array starts with `[`). */
+export function readsRefOf(row: Pick<NodeRow, "id" | "reads">): ReadsRef | null {
+  if (row.reads.startsWith("[")) return null;
+  const reads = decodeReads(row.id, row.reads);
+  return Array.isArray(reads) ? null : reads;
+}
+
+/**
+ * A row as a node. A row whose `reads` hold a reference needs its expansion in `expanded`
+ * (keyed by {@link readsRefKey}): a full node always carries the explicit list.
+ */
+export function nodeFromRow(
+  row: NodeRow,
+  expanded?: ReadonlyMap<string, readonly NodeId[]>,
+): LedgerNode {
   if (!KINDS.has(row.kind)) throw new Error(`corrupt node ${row.id}: kind ${row.kind}`);
   if (!STATUSES.has(row.status)) throw new Error(`corrupt node ${row.id}: status ${row.status}`);
-  const reads: unknown = JSON.parse(row.reads);
-  if (!Array.isArray(reads)) throw new Error(`corrupt node ${row.id}: reads`);
+  const decoded = decodeReads(row.id, row.reads);
+  const reads = Array.isArray(decoded) ? decoded : expanded?.get(readsRefKey(decoded));
+  if (reads === undefined) throw new Error(`node ${row.id}: reads reference not expanded`);
   return {
     id: asNodeId(row.id),
     sessionId: asSessionId(row.sessionId),
@@ -76,7 +108,7 @@ export function nodeFromRow(row: NodeRow): LedgerNode {
     status: row.status as NodeStatus,
     callerId: row.callerId === null ? null : asNodeId(row.callerId),
     metadata: parseObject(row.metadata, `node ${row.id} metadata`) as NodeMetadata,
-    reads: reads.map((r) => asNodeId(String(r))),
+    reads: [...reads],
     tokenCount: tokens(Number(row.tokenCount)),
     createdAt: iso(row.createdAt),
   };
@@ -94,8 +126,10 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
   };
 }
 
-export function encodeReads(reads: readonly NodeId[]): string {
-  return JSON.stringify(reads);
+export function encodeReads(reads: readonly NodeId[] | ReadsRef): string {
+  return Array.isArray(reads)
+    ? JSON.stringify(reads)
+    : JSON.stringify({ head: (reads as ReadsRef).head, summary: (reads as ReadsRef).summary });
 }
 
 export function encodeJson(value: unknown): string {

@@ -13,10 +13,12 @@ import type {
 import { shouldAdvanceHead } from "../engine/should-advance-head";
 import { isSideLeafKind } from "../engine/side-leaf";
 import { firstLineOfPrefix, keepsContent } from "../engine/wire-node";
+import { expandReadsRef, readsRefKey, type ReadsRef } from "../engine/reads-ref";
 import {
   encodeJson,
   encodeReads,
   nodeFromRow,
+  readsRefOf,
   sessionFromRow,
   type NodeRow,
   type SessionRow,
@@ -48,6 +50,8 @@ export interface AppendInput {
   readonly callerId?: NodeId | null;
   readonly metadata?: NodeMetadata;
   readonly reads?: readonly NodeId[];
+  /** Store `reads` as this reference to the rendering they are ([R134]). */
+  readonly readsRef?: ReadsRef;
   /** The turn's head policy (compaction.md §5): false for spawned sub-agent writes. */
   readonly advanceHead: boolean;
   /** Streaming nodes: how long the lease lasts before the node counts as orphaned. */
@@ -109,6 +113,8 @@ export interface SealInput {
   readonly metadata?: NodeMetadata;
   /** The prompt that actually produced the reply (a reactive retry re-renders it). */
   readonly reads?: readonly NodeId[];
+  /** Store `reads` as this reference to the rendering they are ([R134]). */
+  readonly readsRef?: ReadsRef;
 }
 
 /**
@@ -502,7 +508,7 @@ export class SessionStore {
   async nodes(sessionId: SessionId): Promise<LedgerNode[]> {
     await this.requireSession(this.db, sessionId);
     const rows = await this.db.node.findMany({ where: { sessionId }, orderBy: { seq: "asc" } });
-    return rows.map(nodeFromRow);
+    return this.toNodes(this.db, sessionId, rows, { whole: true });
   }
 
   /** One node, checked against the session it claims: another session's id is not found. */
@@ -512,7 +518,9 @@ export class SessionStore {
       await this.requireSession(this.db, sessionId);
       throw new EngineError("node_not_found", `No node ${nodeId} in session ${sessionId}.`);
     }
-    return nodeFromRow(row);
+    const [node] = await this.toNodes(this.db, sessionId, [row]);
+    if (!node) throw new Error("unreachable: one row, one node");
+    return node;
   }
 
   /**
@@ -529,7 +537,11 @@ export class SessionStore {
       where: { sessionId, id: { in: [...ids] } },
       ...(options.reads === false ? { omit: { reads: true } } : {}),
     });
-    return rows.map((r) => nodeFromRow({ ...r, reads: "reads" in r ? r.reads : "[]" }));
+    return this.toNodes(
+      this.db,
+      sessionId,
+      rows.map((r) => ({ ...r, reads: "reads" in r ? r.reads : "[]" })),
+    );
   }
 
   /**
@@ -551,7 +563,12 @@ export class SessionStore {
     const more = input.limit !== undefined && rows.length > input.limit;
     const page = more ? rows.slice(0, input.limit) : rows;
     return {
-      nodes: page.map((r) => nodeFromRow({ ...r, reads: "reads" in r ? r.reads : "[]" })),
+      nodes: await this.toNodes(
+        this.db,
+        sessionId,
+        page.map((r) => ({ ...r, reads: "reads" in r ? r.reads : "[]" })),
+        { whole: input.afterSeq < 0 && input.limit === undefined },
+      ),
       more,
     };
   }
@@ -657,7 +674,7 @@ export class SessionStore {
       await this.requireSession(this.db, sessionId);
       throw new EngineError("node_not_found", `No node ${headId} in session ${sessionId}.`);
     }
-    const spine = rows.map(nodeFromRow);
+    const spine = await this.toNodes(this.db, sessionId, rows);
     if (spine[0]?.kind !== "root") {
       throw new EngineError("invalid_ledger", `The spine of ${headId} does not reach ROOT.`);
     }
@@ -735,7 +752,7 @@ export class SessionStore {
           status: input.status,
           callerId: input.callerId ?? null,
           metadata: encodeJson(input.metadata ?? {}),
-          reads: encodeReads(input.reads ?? []),
+          reads: encodeReads(input.readsRef ?? input.reads ?? []),
           tokenCount: input.tokenCount,
           leaseUntil:
             input.status === "streaming"
@@ -752,7 +769,8 @@ export class SessionStore {
           advanceHead: input.advanceHead,
         }) ||
         (input.advanceHead && input.forkMovesHead === true && !isSideLeafKind(input.kind));
-      const node = nodeFromRow(row);
+      // A reference is stored; the node answers the explicit list it stands for.
+      const node = nodeFromRow({ ...row, reads: encodeReads(input.reads ?? []) });
       let head: string | null = headMoved ? id : null;
       let placeholder: LedgerNode | undefined;
       if (input.placeholder) {
@@ -841,7 +859,11 @@ export class SessionStore {
   }
 
   /** Stamps the prompt a streaming reply is produced from (set once its rendering is known). */
-  async stampReads(sessionId: SessionId, nodeId: NodeId, reads: readonly NodeId[]): Promise<void> {
+  async stampReads(
+    sessionId: SessionId,
+    nodeId: NodeId,
+    reads: readonly NodeId[] | ReadsRef,
+  ): Promise<void> {
     const { count } = await this.write((tx) =>
       tx.node.updateMany({
         where: { id: nodeId, sessionId, status: "streaming" },
@@ -859,7 +881,9 @@ export class SessionStore {
       tokenCount: input.tokenCount,
       leaseUntil: null,
       ...(input.metadata ? { metadata: encodeJson(input.metadata) } : {}),
-      ...(input.reads ? { reads: encodeReads(input.reads) } : {}),
+      ...(input.readsRef || input.reads
+        ? { reads: encodeReads(input.readsRef ?? input.reads ?? []) }
+        : {}),
     };
     // Sealing is what makes a reply final: one serialised write, retried like any write that
     // lost a race.
@@ -868,6 +892,50 @@ export class SessionStore {
     );
     if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
     return this.node(sessionId, nodeId);
+  }
+
+  /**
+   * Seals a streaming node whose fills stored the first `input.after` characters (Unicode
+   * code points, as both databases count them) of its text: only `input.tail` travels and is
+   * appended, so a reply's text reaches the database once in all ([R133]). The append is
+   * guarded by the stored length in the same statement; when that does not match (a fill
+   * whose outcome is unknown, text the database counts otherwise) nothing changes and the
+   * answer is `null` — the caller then seals with the whole text ({@link seal}).
+   */
+  async sealAppending(
+    sessionId: SessionId,
+    nodeId: NodeId,
+    input: Omit<SealInput, "content"> & { readonly tail: string; readonly after: number },
+  ): Promise<LedgerNode | null> {
+    const sealed = await this.write(async (tx) => {
+      const appended = await tx.$executeRaw`
+        UPDATE "Node" SET "content" = "content" || ${input.tail}
+         WHERE "id" = ${nodeId} AND "sessionId" = ${sessionId} AND "status" = 'streaming'
+           AND length("content") = ${input.after}`;
+      if (appended === 0) {
+        const streaming = await tx.node.count({
+          where: { id: nodeId, sessionId, status: "streaming" },
+        });
+        if (streaming === 0) {
+          throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
+        }
+        return false;
+      }
+      await tx.node.updateMany({
+        where: { id: nodeId, sessionId, status: "streaming" },
+        data: {
+          status: input.status,
+          tokenCount: input.tokenCount,
+          leaseUntil: null,
+          ...(input.metadata ? { metadata: encodeJson(input.metadata) } : {}),
+          ...(input.readsRef || input.reads
+            ? { reads: encodeReads(input.readsRef ?? input.reads ?? []) }
+            : {}),
+        },
+      });
+      return true;
+    });
+    return sealed ? this.node(sessionId, nodeId) : null;
   }
 
   /**
@@ -1005,6 +1073,64 @@ export class SessionStore {
    * IMMEDIATE semantics), on PostgreSQL a row lock, so concurrent writers to one session
    * serialise. Conflicts (SQLITE_BUSY, 40001, 40P01) are retried.
    */
+  /**
+   * Rows as full nodes: `reads` stored as a reference are expanded to the explicit list
+   * ([R134]). From the rows themselves when they are the whole ledger; otherwise with one
+   * recursive query for the spines of every referenced head together (shared ancestors
+   * walked once) and the summaries, reading only what the rendering rule decides from —
+   * never one query per node.
+   */
+  private async toNodes(
+    db: Db | Tx,
+    sessionId: SessionId,
+    rows: readonly NodeRow[],
+    options: { whole?: boolean } = {},
+  ): Promise<LedgerNode[]> {
+    const refs = new Map<string, ReadsRef>();
+    for (const row of rows) {
+      const ref = readsRefOf(row);
+      if (ref) refs.set(readsRefKey(ref), ref);
+    }
+    if (refs.size === 0) return rows.map((r) => nodeFromRow(r));
+    const lookup = new Map<string, LedgerNode>();
+    if (options.whole) {
+      for (const r of rows) lookup.set(r.id, nodeFromRow({ ...r, reads: "[]" }));
+    } else {
+      const heads = [...new Set([...refs.values()].map((r) => r.head))];
+      const summaries = [
+        ...new Set([...refs.values()].flatMap((r) => (r.summary === null ? [] : [r.summary]))),
+      ];
+      // The rendering needs kinds, statuses, metadata and whether a text is empty.
+      const cols = Prisma.sql`n."id", n."sessionId", n."predecessorId", n."seq", n."kind",
+        CASE WHEN n."content" = '' THEN '' ELSE '.' END AS "content", n."status", n."callerId",
+        n."metadata", CAST('[]' AS TEXT) AS "reads", n."tokenCount", n."createdAt"`;
+      const rendering = await db.$queryRaw<NodeRow[]>`
+        WITH RECURSIVE up(id, pred) AS (
+          SELECT "id", "predecessorId" FROM "Node"
+           WHERE "sessionId" = ${sessionId} AND "id" IN (${Prisma.join(heads)})
+          UNION
+          SELECT n."id", n."predecessorId" FROM "Node" n JOIN up u ON n."id" = u.pred
+           WHERE n."sessionId" = ${sessionId}
+        )
+        SELECT ${cols} FROM up u JOIN "Node" n ON n."id" = u.id
+        ${
+          summaries.length > 0
+            ? Prisma.sql`UNION ALL SELECT ${cols} FROM "Node" n
+                WHERE n."sessionId" = ${sessionId} AND n."id" IN (${Prisma.join(summaries)})`
+            : Prisma.empty
+        }`;
+      for (const r of rendering) lookup.set(r.id, nodeFromRow(r));
+    }
+    const expanded = new Map<string, readonly NodeId[]>();
+    for (const [key, ref] of refs) {
+      expanded.set(
+        key,
+        expandReadsRef(ref, (id) => lookup.get(id)),
+      );
+    }
+    return rows.map((r) => nodeFromRow(r, expanded));
+  }
+
   private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return withWriteRetry(() => this.db.$transaction(fn, { maxWait: 10_000, timeout: 20_000 }));
   }

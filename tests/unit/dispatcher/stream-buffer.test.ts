@@ -35,6 +35,8 @@ describe("StreamBuffer", () => {
     // What was written is a prefix of the text (the seal writes the rest), sent once.
     expect(text.startsWith(stored)).toBe(true);
     expect(writes.reduce((n, w) => n + w.chunk.length, 0)).toBe(stored.length);
+    // [R133] the seal learns how much is stored and sends only the rest.
+    expect(buffer.stored).toBe(stored.length);
   });
 
   it("[R117] a silent model only renews the lease; a failed write stops the writes after it", async () => {
@@ -61,5 +63,7 @@ describe("StreamBuffer", () => {
     expect(writes).toEqual(["", ""]);
     expect(() => buffer.append("b")).toThrow("gone");
     await buffer.stop();
+    // [R133] after a failed write the stored prefix is doubtful: the seal writes it all.
+    expect(buffer.stored).toBeNull();
   });
 });
