@@ -214,6 +214,20 @@ export const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
  * exactly two places, both here: `setHead` (the explicit user moves) and the chain-extension
  * rule inside `append` (compaction.md §5).
  */
+/**
+ * `spine(id, pred, depth)`: the walk from `headId` up its predecessors to ROOT, one indexed
+ * lookup per node (depth 0 is the head), for queries that then join what they need.
+ */
+function spineWalk(sessionId: SessionId, headId: NodeId): Prisma.Sql {
+  return Prisma.sql`WITH RECURSIVE spine(id, pred, depth) AS (
+        SELECT "id", "predecessorId", 0 FROM "Node" WHERE "id" = ${headId} AND "sessionId" = ${sessionId}
+        UNION ALL
+        SELECT n."id", n."predecessorId", s.depth + 1
+          FROM "Node" n JOIN spine s ON n."id" = s.pred
+         WHERE n."sessionId" = ${sessionId}
+      )`;
+}
+
 export class SessionStore {
   private readonly db: Db;
 
@@ -635,13 +649,7 @@ export class SessionStore {
   /** The ids of `headId`'s spine, ROOT first: the spine walk reading no content at all. */
   async spineIds(sessionId: SessionId, headId: NodeId): Promise<NodeId[]> {
     const rows = await this.db.$queryRaw<{ id: string }[]>`
-      WITH RECURSIVE spine(id, pred, depth) AS (
-        SELECT "id", "predecessorId", 0 FROM "Node" WHERE "id" = ${headId} AND "sessionId" = ${sessionId}
-        UNION ALL
-        SELECT n."id", n."predecessorId", s.depth + 1
-          FROM "Node" n JOIN spine s ON n."id" = s.pred
-         WHERE n."sessionId" = ${sessionId}
-      )
+      ${spineWalk(sessionId, headId)}
       SELECT id FROM spine ORDER BY depth DESC`;
     return rows.map((r) => asNodeId(r.id));
   }
@@ -659,13 +667,7 @@ export class SessionStore {
   ): Promise<LedgerNode[]> {
     const reads = options.reads === false ? Prisma.sql`CAST('[]' AS TEXT)` : Prisma.sql`n."reads"`;
     const rows = await this.db.$queryRaw<(NodeRow & { depth: number | bigint })[]>`
-      WITH RECURSIVE spine(id, pred, depth) AS (
-        SELECT "id", "predecessorId", 0 FROM "Node" WHERE "id" = ${headId} AND "sessionId" = ${sessionId}
-        UNION ALL
-        SELECT n."id", n."predecessorId", s.depth + 1
-          FROM "Node" n JOIN spine s ON n."id" = s.pred
-         WHERE n."sessionId" = ${sessionId}
-      )
+      ${spineWalk(sessionId, headId)}
       SELECT n."id", n."sessionId", n."predecessorId", n."seq", n."kind", n."content", n."status",
              n."callerId", n."metadata", ${reads} AS "reads", n."tokenCount", n."createdAt", s.depth
         FROM spine s JOIN "Node" n ON n."id" = s.id

@@ -4,6 +4,7 @@ import { createLedgerIndex } from "@/lib/engine/ledger-index";
 import { planDeleteBranch } from "@/lib/engine/plan-delete-branch";
 import type { LedgerNode, NodeKind } from "@/lib/engine/types";
 import type { LedgerSlice, SessionStore } from "@/lib/store/session-store";
+import { openReply } from "./support/replies";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { recordEvents, testDispatcher } from "./support/dispatcher";
 
@@ -144,15 +145,7 @@ describeEachDatabase("[R116] branch delete reads the branch, not the ledger", (k
     await expect(dispatcher.deleteBranch(s.id, s.rootId as NodeId)).rejects.toMatchObject({
       code: "node_not_deletable",
     });
-    const { node: live } = await store.append({
-      sessionId: s.id,
-      predecessorId: "head",
-      kind: "assistant",
-      content: "",
-      status: "streaming",
-      tokenCount: tokens(0),
-      advanceHead: true,
-    });
+    const live = await openReply(store, s.id);
     await expect(dispatcher.deleteBranch(s.id, live.id)).rejects.toMatchObject({
       code: "turn_in_progress",
     });

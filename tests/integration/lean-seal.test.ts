@@ -4,6 +4,7 @@ import { asNodeId, tokens, type NodeId } from "@/lib/engine/ids";
 import type { ChatProvider, StreamEvent } from "@/lib/llm/types";
 import { createProviders } from "@/lib/llm/provider-factory";
 import type { SessionStore } from "@/lib/store/session-store";
+import { openReply } from "./support/replies";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
@@ -148,15 +149,7 @@ describeEachDatabase("[R133] the seal writes what the fills have not", (kind) =>
 
   it("[R133] a tail seal is guarded by the stored length; a mismatch changes nothing", async () => {
     const s = await store.createSession({});
-    const { node } = await store.append({
-      sessionId: s.id,
-      predecessorId: "head",
-      kind: "assistant",
-      content: "",
-      status: "streaming",
-      tokenCount: tokens(0),
-      advanceHead: true,
-    });
+    const node = await openReply(store, s.id);
     await store.appendStreaming(s.id, node.id, `a'"\\😀`);
     // Five code points stored; a seal that expects six is refused without a change.
     const refused = await store.sealAppending(s.id, node.id, {

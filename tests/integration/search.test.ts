@@ -11,6 +11,7 @@ import { accountActor } from "@/lib/auth/actor";
 import { SearchStore } from "@/lib/store/search-store";
 import { applyMigrations, migrationFactory, schemaDrift, status } from "@/scripts/schema-engine";
 import { createDatabase, describeEachDatabase } from "./support/databases";
+import { openReply } from "./support/replies";
 import { cookieOf, ORIGIN, useApp, type Routes } from "./support/routes";
 import { expectSchema } from "./support/openapi-schema";
 
@@ -149,15 +150,7 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
   it("[R100] a streaming reply is found only once it is sealed; an error reply never", async () => {
     const { store } = await services();
     const id = asSessionId(await session(alice, "Streams"));
-    const { node } = await store.append({
-      sessionId: id,
-      predecessorId: "head",
-      kind: "assistant",
-      content: "",
-      status: "streaming",
-      tokenCount: tokens(0),
-      advanceHead: true,
-    });
+    const node = await openReply(store, id);
     await store.appendStreaming(id, node.id, "The wombat");
     await store.appendStreaming(id, node.id, " burrows");
     expect(await hits(alice, "wombat")).toEqual([]);

@@ -7,6 +7,7 @@ import type { ChatProvider, StreamEvent } from "@/lib/llm/types";
 import { createProviders } from "@/lib/llm/provider-factory";
 import type { SessionStore } from "@/lib/store/session-store";
 import { createDatabase, describeEachDatabase, useFreshStore } from "./support/databases";
+import { openReply } from "./support/replies";
 import { recordEvents, testDispatcher } from "./support/dispatcher";
 
 /** A test double: streams `count` one-word tokens, `gapMs` apart. */
@@ -260,15 +261,7 @@ describeEachDatabase("[R117] lean fills", (kind) => {
 
   it("[R117] a fill of a node that is no longer streaming is refused and changes nothing", async () => {
     const s = await store.createSession({});
-    const { node } = await store.append({
-      sessionId: s.id,
-      predecessorId: "head",
-      kind: "assistant",
-      content: "",
-      status: "streaming",
-      tokenCount: tokens(0),
-      advanceHead: true,
-    });
+    const node = await openReply(store, s.id);
     await store.appendStreaming(s.id, node.id, "one ");
     await store.appendStreaming(s.id, node.id, "");
     await store.appendStreaming(s.id, node.id, "two");
