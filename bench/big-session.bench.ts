@@ -194,7 +194,9 @@ async function branchBench(app: BenchApp): Promise<void> {
   const small = await importLedger(app, 1_000);
   const big = await importLedger(app, 100_000);
   const ops = await Promise.all([leavesOf(app, small), leavesOf(app, big)]);
-  const runs = Math.min(ROUNDS * 6, ...ops.map((o) => o.leaves.length - 1));
+  // The first half of each session's one-node leaves are deleted, the second half checked
+  // out, so no checkout targets a node an earlier round deleted.
+  const runs = Math.min(ROUNDS * 6, ...ops.map((o) => Math.floor(o.leaves.length / 2)));
   const del: [number[], number[]] = [[], []];
   const co: [number[], number[]] = [[], []];
   const sessions = [small, big];
@@ -204,6 +206,7 @@ async function branchBench(app: BenchApp): Promise<void> {
       const { head, leaves } = ops[k] ?? { head: "", leaves: [] };
       const leaf = leaves[i] ?? "";
       const target = leaves[leaves.length - 1 - i] ?? "";
+      if (leaves.length - 1 - i < runs) throw new Error("a checkout target is among the deleted");
       co[k].push(
         await timed(() =>
           app.post(`/api/sessions/${id}/head`, { nodeId: target, move: "checkout" }),
@@ -229,10 +232,12 @@ async function branchBench(app: BenchApp): Promise<void> {
   );
 }
 
+// BENCH_PARTS=branch runs only the server side (P4d), BENCH_PARTS=browser only P4a–c.
+const parts = new Set((process.env["BENCH_PARTS"] ?? "browser,branch").split(","));
 const app = await startBenchApp(PORT);
 try {
-  await browserBench(app);
-  await branchBench(app);
+  if (parts.has("browser")) await browserBench(app);
+  if (parts.has("branch")) await branchBench(app);
 } finally {
   await app.stop();
 }
