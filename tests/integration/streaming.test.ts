@@ -196,13 +196,17 @@ describeEachDatabase("[R117] lean fills", (kind) => {
   it("[R117] a reply of N chunks is stored exactly, each chunk sent once", async () => {
     let sent = 0;
     let fills = 0;
+    // Resolves once the fills have carried the whole text (the buffer flushes on a timer).
+    let flushed: () => void = () => undefined;
+    const allFlushed = new Promise<void>((r) => (flushed = r));
     const counting = new Proxy(store, {
       get(target, prop, receiver) {
         if (prop === "appendStreaming") {
-          return (...args: Parameters<SessionStore["appendStreaming"]>) => {
+          return async (...args: Parameters<SessionStore["appendStreaming"]>) => {
             fills++;
             sent += args[2].length;
-            return target.appendStreaming(...args);
+            await target.appendStreaming(...args);
+            if (sent >= text.length) flushed();
           };
         }
         const v: unknown = Reflect.get(target, prop, receiver);
@@ -224,7 +228,7 @@ describeEachDatabase("[R117] lean fills", (kind) => {
           yield { type: "text", text: c };
         }
         // Every flush has landed: the stored text is the streamed text, not a byte more.
-        await new Promise((r) => setTimeout(r, 120));
+        await allFlushed;
         storedBeforeSeal = (await store.node(s.id, asNodeId(replyId))).content;
         yield { type: "finish", reason: "stop" };
       },

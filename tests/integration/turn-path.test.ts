@@ -46,9 +46,19 @@ interface Trace {
   stamped: boolean;
   /** At the model call: the user node was in the ledger; the reads stamp had not landed. */
   atModel?: { userDurable: boolean; stamped: boolean };
+  /** The reads stamp waits for this; the model call opens it. */
+  gate: Promise<void>;
+  release: () => void;
 }
 
-/** The store, tracing every call until the model is called; the reads stamp is slowed. */
+/** A trace whose reads stamp waits for the model call (a turn that awaited it would hang). */
+function newTrace(): Trace {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  return { calls: [], modelCalled: false, stamped: false, release, gate };
+}
+
+/** The store, tracing every call until the model is called; the reads stamp is held back. */
 function traced(store: SessionStore, trace: Trace): SessionStore {
   return new Proxy(store, {
     get(target, prop, receiver) {
@@ -57,7 +67,7 @@ function traced(store: SessionStore, trace: Trace): SessionStore {
       const fn = (v as (...a: unknown[]) => Promise<unknown>).bind(target);
       return async (...args: unknown[]) => {
         if (prop === "stampReads") {
-          await new Promise((r) => setTimeout(r, 150));
+          await trace.gate;
           await fn(...args);
           trace.stamped = true;
           return undefined;
@@ -85,6 +95,7 @@ function firstTokenProbe(
     model: "probe",
     async *stream(): AsyncIterable<StreamEvent> {
       trace.modelCalled = true;
+      trace.release();
       const stamped = trace.stamped;
       const ledger = await store.nodes(sessionId);
       trace.atModel = {
@@ -104,7 +115,7 @@ describeEachDatabase("[R118] the turn path to the first token", (kind) => {
 
   async function run(pairs: number, dead: number) {
     const s = await session(store, pairs, dead);
-    const trace: Trace = { calls: [], modelCalled: false, stamped: false };
+    const trace = newTrace();
     const content = `question ${pairs}-${dead}`;
     const providers = {
       ...offlineProviders(),
