@@ -11,7 +11,7 @@ import {
   useSession,
 } from "@/components/session/session-context";
 import type { ModelInfo } from "@/components/session/session-store";
-import type { WireNode } from "@/components/session/wire-node";
+import type { WireNode } from "@/lib/engine/wire-node";
 import { SearchFocus } from "@/components/search/search-focus";
 import { AccountMenu, type AccountMenuProps } from "@/components/account/account-menu";
 import { Composer } from "./composer";

@@ -3,7 +3,7 @@
 import { memo, useState } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
-import type { WireNode } from "@/components/session/wire-node";
+import type { WireNode } from "@/lib/engine/wire-node";
 import { Markdown } from "./markdown";
 import { ToolCallCards } from "./tool-call-cards";
 import { cx } from "@/components/ui/cx";

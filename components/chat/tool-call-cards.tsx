@@ -10,7 +10,7 @@ import {
   useSessionStoreApi,
 } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
-import type { WireNode } from "@/components/session/wire-node";
+import type { WireNode } from "@/lib/engine/wire-node";
 import { branchTip } from "@/lib/engine/branch-tip";
 import { Markdown } from "./markdown";
 import { cx } from "@/components/ui/cx";

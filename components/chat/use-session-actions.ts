@@ -2,7 +2,7 @@
 
 import { useMemo, useRef } from "react";
 import type { NodeId } from "@/lib/engine/ids";
-import type { WireNode } from "@/components/session/wire-node";
+import type { WireNode } from "@/lib/engine/wire-node";
 import {
   childrenLookup,
   selectHeadView,

@@ -2,7 +2,6 @@ import type { LedgerNode } from "@/lib/engine/types";
 import { firstLine } from "@/lib/engine/wire-node";
 
 // The label rule is the engine's: a skeleton node's content is exactly this line.
-export { firstLine };
 
 /** What a card says about a node: its first line, or what it did when it said nothing. */
 export function cardText(node: LedgerNode): string {

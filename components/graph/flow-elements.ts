@@ -1,7 +1,8 @@
 import type { GraphRow, GraphView } from "@/lib/engine/build-graph";
 import type { NodeId } from "@/lib/engine/ids";
 import type { ProvenanceMarks } from "@/lib/engine/provenance-marks";
-import { cardText, firstLine } from "./card-text";
+import { cardText } from "./card-text";
+import { firstLine } from "@/lib/engine/wire-node";
 import type { CapsuleInfo, DrawNode } from "./draw-tree";
 import {
   HANDLE,

@@ -2,7 +2,7 @@ import type { GraphRow, GraphView } from "@/lib/engine/build-graph";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import type { ProvenanceMarks } from "@/lib/engine/provenance-marks";
 import type { NodeMetadata } from "@/lib/engine/types";
-import { firstLine } from "./card-text";
+import { firstLine } from "@/lib/engine/wire-node";
 import type { FlowEdge, FlowNode, GraphLayout, NavEntry } from "./flow-types";
 import { layoutGraph, type LayoutOptions } from "./layout";
 import type { LayoutCache } from "./tidy-tree";

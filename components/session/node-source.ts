@@ -1,6 +1,6 @@
 import type { NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
-import type { WireNode } from "./wire-node";
+import type { WireNode } from "@/lib/engine/wire-node";
 
 /** One page of `GET /api/sessions/:id/nodes` (docs/big-sessions.md). */
 export interface NodePage {

@@ -25,7 +25,7 @@ import {
   type SessionStoreApi,
 } from "./session-store";
 import type { NodeSource } from "./node-source";
-import type { WireNode } from "./wire-node";
+import type { WireNode } from "@/lib/engine/wire-node";
 
 export { selectStreaming };
 

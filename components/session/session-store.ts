@@ -6,7 +6,7 @@ import type { SessionRecord } from "@/lib/engine/types";
 import type { SessionEvent } from "@/lib/events/session-event";
 import { httpNodeSource, MAX_IDS, type NodeSource } from "./node-source";
 import { firstLine } from "@/lib/engine/wire-node";
-import type { WireNode } from "./wire-node";
+import type { WireNode } from "@/lib/engine/wire-node";
 
 /** What the page knows about the model and its window (from the server; never a key). */
 export interface ModelInfo {

@@ -15,7 +15,7 @@ import {
 import type { NodePage, NodeSource } from "@/components/session/node-source";
 import { landBranchDeleted } from "@/components/session/land-delete";
 import { followSessionEvents } from "@/components/chat/use-session-events";
-import type { WireNode } from "@/components/session/wire-node";
+import type { WireNode } from "@/lib/engine/wire-node";
 import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 

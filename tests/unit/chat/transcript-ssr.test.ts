@@ -5,7 +5,7 @@ import * as graphModule from "@/lib/engine/build-graph";
 import { Transcript } from "@/components/chat/transcript";
 import type { SessionActions } from "@/components/chat/use-session-actions";
 import { SessionStoreProvider } from "@/components/session/session-context";
-import type { WireNode } from "@/components/session/wire-node";
+import type { WireNode } from "@/lib/engine/wire-node";
 import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 
