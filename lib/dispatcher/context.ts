@@ -27,7 +27,7 @@ export async function loadView(
 ): Promise<HeadView> {
   const [spine, summaries] = await Promise.all([
     store.spine(session.id, headId, { reads: false }),
-    store.nodesById(session.id, activeSummaryIds(session.meta), { reads: false }),
+    store.nodesById(session.id, activeSummaryIds(session.meta), { final: true }),
   ]);
   const activeSummaries = summaries.filter((n) => n.kind === "summary");
   return {

@@ -480,10 +480,11 @@ export class Dispatcher {
   ): Promise<Map<NodeId, LedgerNode>> {
     const wanted = ids.filter((id): id is NodeId => id !== undefined);
     if (session.headId) wanted.push(session.headId);
-    // Decisions read kinds, statuses and predecessors, never `reads` (they grow with the spine).
-    const first = await this.deps.store.nodesById(session.id, wanted, { reads: false });
+    // Decisions read kinds, statuses and predecessors, never `reads` (they grow with the
+    // spine), and may come from the final-node cache: the claim re-checks under the lock.
+    const first = await this.deps.store.nodesById(session.id, wanted, { final: true });
     const preds = first.flatMap((n) => (n.predecessorId ? [n.predecessorId] : []));
-    const second = await this.deps.store.nodesById(session.id, preds, { reads: false });
+    const second = await this.deps.store.nodesById(session.id, preds, { final: true });
     return new Map([...first, ...second].map((n) => [n.id, n] as const));
   }
 }

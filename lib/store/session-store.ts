@@ -25,6 +25,7 @@ import {
 } from "./codec";
 import { decodeListCursor, encodeListCursor } from "./list-cursor";
 import { withWriteRetry } from "./write-retry";
+import { FinalNodes } from "./final-nodes";
 import type { ImportPlan } from "../portability/ledger-file";
 import { LOCAL_OWNER, type OwnerId } from "../engine/ids";
 import { UNTITLED } from "../engine/session-title";
@@ -37,6 +38,8 @@ export interface StoreDeps {
   readonly now: () => Date;
   readonly newNodeId: () => NodeId;
   readonly newSessionId: () => SessionId;
+  /** The final-node cache (tests pass their own to watch it); one per store by default. */
+  readonly finalNodes?: FinalNodes;
 }
 
 export interface AppendInput {
@@ -230,9 +233,12 @@ function spineWalk(sessionId: SessionId, headId: NodeId): Prisma.Sql {
 
 export class SessionStore {
   private readonly db: Db;
+  /** Nodes that can never change again, as spine walks read them ([R136]). */
+  private readonly finals: FinalNodes;
 
   constructor(private readonly deps: StoreDeps) {
     this.db = deps.database.db;
+    this.finals = deps.finalNodes ?? new FinalNodes();
   }
 
   get kind() {
@@ -512,6 +518,7 @@ export class SessionStore {
   }
 
   async deleteSession(id: SessionId): Promise<void> {
+    this.finals.forgetSession(id);
     const { count } = await this.db.session.deleteMany({ where: { id } });
     if (count === 0) throw new EngineError("session_not_found", `No session ${id}.`);
   }
@@ -544,9 +551,10 @@ export class SessionStore {
   async nodesById(
     sessionId: SessionId,
     ids: readonly NodeId[],
-    options: { reads?: boolean } = {},
+    options: { reads?: boolean; final?: boolean } = {},
   ): Promise<LedgerNode[]> {
     if (ids.length === 0) return [];
+    if (options.final === true) return this.finalNodesById(sessionId, ids);
     const rows = await this.db.node.findMany({
       where: { sessionId, id: { in: [...ids] } },
       ...(options.reads === false ? { omit: { reads: true } } : {}),
@@ -556,6 +564,25 @@ export class SessionStore {
       sessionId,
       rows.map((r) => ({ ...r, reads: "reads" in r ? r.reads : "[]" })),
     );
+  }
+
+  /**
+   * {@link nodesById} without `reads`, answered from the final-node cache where it can be
+   * ([R136]); the rest are read and remembered. A node another instance deleted may still
+   * be answered: only for decisions a write re-checks under the lock (a turn's plan).
+   */
+  private async finalNodesById(sessionId: SessionId, ids: readonly NodeId[]) {
+    const held: LedgerNode[] = [];
+    const missing: NodeId[] = [];
+    for (const id of ids) {
+      const node = this.finals.get(sessionId, id);
+      if (node === undefined) missing.push(id);
+      else held.push(node);
+    }
+    if (missing.length === 0) return held;
+    const read = await this.nodesById(sessionId, missing, { reads: false });
+    this.finals.remember(sessionId, read);
+    return [...held, ...read];
   }
 
   /**
@@ -665,22 +692,63 @@ export class SessionStore {
     headId: NodeId,
     options: { reads?: boolean } = {},
   ): Promise<LedgerNode[]> {
-    const reads = options.reads === false ? Prisma.sql`CAST('[]' AS TEXT)` : Prisma.sql`n."reads"`;
+    const spine =
+      options.reads === false
+        ? await this.finalSpine(sessionId, headId)
+        : await this.spineRead(sessionId, headId, true);
+    if (spine.length === 0) {
+      await this.requireSession(this.db, sessionId);
+      throw new EngineError("node_not_found", `No node ${headId} in session ${sessionId}.`);
+    }
+    if (spine[0]?.kind !== "root") {
+      throw new EngineError("invalid_ledger", `The spine of ${headId} does not reach ROOT.`);
+    }
+    return spine;
+  }
+
+  /**
+   * The spine without `reads`, walked through the final-node cache ([R136]): a warm turn
+   * reads only the nodes written since the last walk — the reply just sealed, the user node
+   * just written — so its cost no longer follows the spine's length. The first node the
+   * cache misses is read alone (usually the only one); past that, the rest of the spine in
+   * one recursive query, as before. ROOT first; empty when `headId` is not in the session.
+   */
+  private async finalSpine(sessionId: SessionId, headId: NodeId): Promise<LedgerNode[]> {
+    const bottomUp: LedgerNode[] = [];
+    let from: NodeId | null = headId;
+    for (let round = 0; from !== null; round++) {
+      const { above, missing } = this.finals.walk(sessionId, from);
+      bottomUp.push(...above);
+      if (missing === null) break;
+      if (round > 0) {
+        const rest = await this.spineRead(sessionId, missing, false);
+        this.finals.remember(sessionId, rest);
+        for (let i = rest.length - 1; i >= 0; i--) bottomUp.push(rest[i] as LedgerNode);
+        break;
+      }
+      const [node] = await this.nodesById(sessionId, [missing], { reads: false });
+      if (node === undefined) break;
+      this.finals.remember(sessionId, [node]);
+      bottomUp.push(node);
+      from = node.predecessorId;
+    }
+    return bottomUp.reverse();
+  }
+
+  /** One recursive query: `headId`'s spine, ROOT first (empty when there is no such node). */
+  private async spineRead(
+    sessionId: SessionId,
+    headId: NodeId,
+    withReads: boolean,
+  ): Promise<LedgerNode[]> {
+    const reads = withReads ? Prisma.sql`n."reads"` : Prisma.sql`CAST('[]' AS TEXT)`;
     const rows = await this.db.$queryRaw<(NodeRow & { depth: number | bigint })[]>`
       ${spineWalk(sessionId, headId)}
       SELECT n."id", n."sessionId", n."predecessorId", n."seq", n."kind", n."content", n."status",
              n."callerId", n."metadata", ${reads} AS "reads", n."tokenCount", n."createdAt", s.depth
         FROM spine s JOIN "Node" n ON n."id" = s.id
        ORDER BY s.depth DESC`;
-    if (rows.length === 0) {
-      await this.requireSession(this.db, sessionId);
-      throw new EngineError("node_not_found", `No node ${headId} in session ${sessionId}.`);
-    }
-    const spine = await this.toNodes(this.db, sessionId, rows);
-    if (spine[0]?.kind !== "root") {
-      throw new EngineError("invalid_ledger", `The spine of ${headId} does not reach ROOT.`);
-    }
-    return spine;
+    return this.toNodes(this.db, sessionId, rows);
   }
 
   /**
@@ -946,6 +1014,20 @@ export class SessionStore {
    * that process's start none can be alive); otherwise only those whose lease ran out.
    */
   async sealOrphans(input: { everything: boolean; sessionId?: SessionId }): Promise<number> {
+    // Nearly always there is none: a read decides first, so loading a session does not take
+    // the write lock (and, on SQLite, commit to disk) on every operation.
+    if (!input.everything) {
+      const now = await this.leaseClock(this.db);
+      const orphan = await this.db.node.findFirst({
+        where: {
+          status: "streaming",
+          ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+          leaseUntil: { lt: now },
+        },
+        select: { id: true },
+      });
+      if (orphan === null) return 0;
+    }
     const { count } = await this.write(async (tx) => {
       const now = await this.leaseClock(tx);
       return tx.node.updateMany({
@@ -1009,6 +1091,7 @@ export class SessionStore {
       }
       return decided.ids;
     });
+    this.finals.forget(sessionId, removed);
     return { session: await this.getSession(sessionId), removed };
   }
 

@@ -131,8 +131,9 @@ describeEachDatabase("[R118] the turn path to the first token", (kind) => {
     const spines = trace.calls.filter((c) => c.name === "spine");
     expect(spines).toHaveLength(1);
     expect(spines[0]?.args[2]).toEqual({ reads: false });
+    // By-id reads leave `reads` out too: explicitly, or as final nodes ([R136]).
     for (const c of trace.calls.filter((x) => x.name === "nodesById")) {
-      expect(c.args[2]).toEqual({ reads: false });
+      expect([{ reads: false }, { final: true }]).toContainEqual(c.args[2]);
     }
     expect(trace.calls.map((c) => c.name)).not.toContain("nodes");
     expect(trace.atModel).toEqual({ userDurable: true, stamped: false });

@@ -1,0 +1,55 @@
+import type { Database } from "@/lib/db/client";
+import { newNodeId, newSessionId } from "@/lib/ids";
+import { FinalNodes } from "@/lib/store/final-nodes";
+import { SessionStore } from "@/lib/store/session-store";
+
+/** Calls that reached the database through a {@link countingStore}. */
+export interface QueryCounts {
+  /** `$queryRaw` statements (the recursive spine walks). */
+  raw: number;
+  /** `node.findMany` reads. */
+  findMany: number;
+  /** Interactive transactions: every write takes one. */
+  transactions: number;
+}
+
+/** Wraps `fn` (a method of `target`) to count its calls. */
+function counted(target: object, fn: unknown, count: () => void): unknown {
+  if (typeof fn !== "function") return fn;
+  return (...args: unknown[]) => {
+    count();
+    return (fn as (...a: unknown[]) => unknown).apply(target, args);
+  };
+}
+
+/**
+ * A SessionStore over `database` whose reads and transactions are counted, with its own
+ * final-node cache: for tests of what an operation asks of the database.
+ */
+export function countingStore(database: Database) {
+  const counts: QueryCounts = { raw: 0, findMany: 0, transactions: 0 };
+  const node = new Proxy(database.db.node, {
+    get(target, prop, receiver) {
+      const v: unknown = Reflect.get(target, prop, receiver);
+      return prop === "findMany" ? counted(target, v, () => (counts.findMany += 1)) : v;
+    },
+  });
+  const db = new Proxy(database.db, {
+    get(target, prop, receiver) {
+      if (prop === "node") return node;
+      const v: unknown = Reflect.get(target, prop, receiver);
+      if (prop === "$queryRaw") return counted(target, v, () => (counts.raw += 1));
+      if (prop === "$transaction") return counted(target, v, () => (counts.transactions += 1));
+      return v;
+    },
+  });
+  const finals = new FinalNodes();
+  const store = new SessionStore({
+    database: { ...database, db } as Database,
+    now: () => new Date(),
+    newNodeId: () => newNodeId(),
+    newSessionId: () => newSessionId(),
+    finalNodes: finals,
+  });
+  return { store, counts, finals };
+}
