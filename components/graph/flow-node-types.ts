@@ -51,13 +51,53 @@ function portHandles(width: number, height: number, ports: readonly Port[]): Nod
 }
 
 /**
- * The layout's nodes as React Flow nodes, with the geometry React Flow would otherwise
- * measure from the DOM: size and handle positions (they mirror the cards' <Handle>s). The
- * layout makes fresh node objects on every ledger change; without `measured` and `handles`
- * React Flow would treat each as new and render all of them once to measure them, defeating
- * `onlyRenderVisibleElements`. At compile time this is also the proof that the layout's
- * types map 1:1 onto React Flow's.
+ * A layout node as a React Flow node, with the geometry React Flow would otherwise measure
+ * from the DOM: size and handle positions (they mirror the cards' <Handle>s). Without
+ * `measured` and `handles` React Flow would treat each node as new and render all of them
+ * once to measure them, defeating `onlyRenderVisibleElements`. At compile time this is also
+ * the proof that the layout's types map 1:1 onto React Flow's.
  */
+function toFlowNode(node: FlowNode): GraphNode {
+  const measured = { width: node.width, height: node.height };
+  switch (node.type) {
+    case "turn":
+      return { ...node, measured, handles: cardHandles(node.width, node.height) };
+    case "capsule":
+      return {
+        ...node,
+        measured,
+        handles: [
+          ...cardHandles(node.width, node.height),
+          ...portHandles(node.width, node.height, node.data.ports),
+        ],
+      };
+    case "frame":
+      return { ...node, measured, handles: [] };
+    case "side":
+      return {
+        ...node,
+        measured,
+        handles: [dot(HANDLE.in, "target", Position.Left, 0, node.height / 2)],
+      };
+  }
+}
+
+const flowMemo = new WeakMap<FlowNode, GraphNode>();
+
+/**
+ * {@link toFlowNode}, once per layout node: a card the layout kept (the same object) is the
+ * same React Flow node, so React Flow re-adopts only the cards that changed.
+ */
+export function flowNodeOf(node: FlowNode): GraphNode {
+  let out = flowMemo.get(node);
+  if (out === undefined) {
+    out = toFlowNode(node);
+    flowMemo.set(node, out);
+  }
+  return out;
+}
+
+/** The layout's nodes and edges as React Flow's. */
 export function toFlow(layout: {
   readonly nodes: readonly FlowNode[];
   readonly edges: FlowEdge[];
@@ -65,29 +105,5 @@ export function toFlow(layout: {
   nodes: GraphNode[];
   edges: GraphEdge[];
 } {
-  const nodes = layout.nodes.map((node): GraphNode => {
-    const measured = { width: node.width, height: node.height };
-    switch (node.type) {
-      case "turn":
-        return { ...node, measured, handles: cardHandles(node.width, node.height) };
-      case "capsule":
-        return {
-          ...node,
-          measured,
-          handles: [
-            ...cardHandles(node.width, node.height),
-            ...portHandles(node.width, node.height, node.data.ports),
-          ],
-        };
-      case "frame":
-        return { ...node, measured, handles: [] };
-      case "side":
-        return {
-          ...node,
-          measured,
-          handles: [dot(HANDLE.in, "target", Position.Left, 0, node.height / 2)],
-        };
-    }
-  });
-  return { nodes, edges: layout.edges };
+  return { nodes: layout.nodes.map(flowNodeOf), edges: layout.edges };
 }

@@ -3,62 +3,54 @@
 import {
   Background,
   BackgroundVariant,
+  ControlButton,
   Controls,
   Panel,
   ReactFlow,
   useReactFlow,
+  useStore,
   type NodeMouseHandler,
+  type ReactFlowState,
 } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useResolvedTheme } from "@/components/theme/use-resolved-theme";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
-import { provenanceMarks } from "@/lib/engine/provenance-marks";
-import { useGraph, useSession } from "@/components/session/session-context";
+import type { GraphRow } from "@/lib/engine/build-graph";
+import { useSession } from "@/components/session/session-context";
 import { CapsuleCard, FrameCard } from "./capsule-card";
-import { toFlow, type GraphEdge, type GraphNode } from "./flow-node-types";
-import type { GraphLayout } from "./flow-types";
+import { flowNodeOf, type GraphEdge, type GraphNode } from "./flow-node-types";
+import type { FlowEdge, FlowNode, NavEntry } from "./flow-types";
 import { GraphEdgeLine } from "./graph-edge";
 import s from "./graph.module.css";
 import { GraphToolbar } from "./graph-toolbar";
 import { NodeDetail } from "./node-detail";
-import {
-  FIT_MAX_ZOOM,
-  FIT_PADDING,
-  LEGIBLE_ZOOM,
-  MIN_ZOOM,
-  READING_ZOOM,
-  openingViewport,
-} from "./opening-view";
+import { LEGIBLE_ZOOM, MIN_ZOOM, READING_ZOOM, fitViewport, openingViewport } from "./opening-view";
 import { SideCard } from "./side-card";
 import { TurnCard } from "./turn-card";
 import { useGraphKeys } from "./use-graph-keys";
-import { useGraphLayout } from "./use-graph-layout";
+import { selectBig, useGraphModel } from "./use-graph-model";
+import { allElements, coverKey, coverRect, visibleElements } from "./visible-cards";
 
 // Module-level: React Flow warns (and remounts every card) when these change identity.
 const NODE_TYPES = { turn: TurnCard, capsule: CapsuleCard, frame: FrameCard, side: SideCard };
 const EDGE_TYPES = { spindle: GraphEdgeLine };
-// The top padding keeps the first card clear of the toolbar overlay.
-const FIT = {
-  padding: {
-    top: `${FIT_PADDING.top}px`,
-    x: `${FIT_PADDING.x}px`,
-    bottom: `${FIT_PADDING.bottom}px`,
-  },
-  maxZoom: FIT_MAX_ZOOM,
-  duration: 200,
-} as const;
 /** Up to this many cards, following HEAD refits the whole graph instead of panning. */
 const FOLLOW_FIT_LIMIT = 30;
-const EMPTY: GraphLayout = { nodes: [], edges: [], nav: new Map() };
 
-const centreOf = (card: GraphNode) => ({
+const centreOf = (card: FlowNode) => ({
   x: card.position.x + (card.width ?? 0) / 2,
   y: card.position.y + (card.height ?? 0) / 2,
 });
 
+const EMPTY_ROWS: ReadonlyMap<NodeId, GraphRow> = new Map();
+const EMPTY_CARDS: ReadonlyMap<string, FlowNode> = new Map();
+const EMPTY_EDGES: ReadonlyMap<string, FlowEdge> = new Map();
+const EMPTY_NAV: ReadonlyMap<string, NavEntry> = new Map();
+
+const selectCover = (st: ReactFlowState) => coverKey(st.transform, st.width, st.height);
+
 /** The graph of the store's session; reads the store, keeps only React Flow's viewport. */
 export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) => void }) {
-  const graph = useGraph();
   const expandedIds = useSession((st) => st.expanded);
   const showRelics = useSession((st) => st.showRelics);
   const selectedId = useSession((st) => st.selectedId);
@@ -70,34 +62,41 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const paneRef = useRef<HTMLDivElement>(null);
 
   const expanded = useMemo(() => new Set(Object.keys(expandedIds).map(asNodeId)), [expandedIds]);
-  const rows = useMemo(() => new Map((graph?.nodes ?? []).map((r) => [r.id, r])), [graph]);
-  // The graph keeps a row's label when its whole text or reads arrive on demand (the cards
-  // show the same): the selected row's text, metadata and reads come from the store.
+  // The selected node as the store holds it: its text, metadata and reads (the graph's rows
+  // keep only what a card shows). What it read glows (graph.md, provenance).
   const held = useSession((st) => (selectedId === null ? undefined : st.nodes[selectedId]));
+  const heldReads = held?.reads;
+  const reads = useMemo(
+    () => (heldReads !== undefined && heldReads.length > 0 ? heldReads : null),
+    [heldReads],
+  );
+  // Built in place for a small session; in the worker, from what changed, for a large one.
+  const model = useGraphModel(expanded, showRelics, reads);
+  const big = useSession(selectBig);
+  const rows = model?.rows ?? EMPTY_ROWS;
+  const cards = model?.cards ?? EMPTY_CARDS;
   const row = selectedId === null ? undefined : rows.get(selectedId);
   const selected = useMemo(
     () =>
-      row !== undefined && held !== undefined && held !== row
+      row !== undefined && held !== undefined
         ? { ...row, content: held.content, metadata: held.metadata, reads: held.reads }
         : row,
     [row, held],
   );
-  // The selected call's provenance: what entered its prompt glows (graph.md).
-  const reads = selected?.reads;
-  const marks = useMemo(
-    () =>
-      graph !== null && reads !== undefined && reads.length > 0
-        ? provenanceMarks(reads, graph)
-        : null,
-    [graph, reads],
-  );
-  // Off the main thread for a large session; the previous layout stays until it arrives.
-  const laidOut = useGraphLayout(graph, expanded, showRelics, marks);
-  const layout = laidOut ?? EMPTY;
-  const { nodes, edges } = useMemo(() => toFlow(layout), [layout]);
-  const cards = useMemo(() => new Map(nodes.map((n) => [n.id, n])), [nodes]);
 
-  const activeId = graph?.activeSummaryId ?? null;
+  // What React Flow is given: every card of a small graph; of a large one, the cards around
+  // the viewport, recomputed when the view crosses a tile edge ([R138]). Cards keep their
+  // React Flow node across changes, so React Flow re-adopts only the ones that changed.
+  const cover = useStore(selectCover);
+  const lines = model?.edges ?? EMPTY_EDGES;
+  const shown = useMemo(
+    () => (big ? visibleElements(cards, lines, coverRect(cover)) : allElements(cards, lines)),
+    [cards, lines, big, cover],
+  );
+  const nodes = useMemo(() => shown.nodes.map(flowNodeOf), [shown]);
+  const edges = shown.edges as GraphEdge[];
+
+  const activeId = model?.activeSummaryId ?? null;
   const summary = activeId === null ? undefined : rows.get(activeId);
   const capsuleId =
     summary?.covers_ids !== undefined && summary.covers_ids.length > 0 ? summary.id : null;
@@ -106,10 +105,19 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const cardOf = useCallback(
     (id: NodeId): string | null =>
       cards.has(id) ? id : capsuleId !== null && covered.has(id) ? capsuleId : null,
+    // `model` is the version of the maps, which change in place.
     [cards, capsuleId, covered],
   );
 
-  const fit = useCallback(() => void flow.fitView(FIT), [flow]);
+  const paneSize = useCallback(() => {
+    const box = paneRef.current?.getBoundingClientRect();
+    return { width: box?.width ?? 0, height: box?.height ?? 0 };
+  }, []);
+  // The whole graph, fitted from the layout (React Flow knows only the cards it was given).
+  const fit = useCallback(() => {
+    if (cards.size === 0) return;
+    void flow.setViewport(fitViewport([...cards.values()], paneSize()), { duration: 200 });
+  }, [cards, flow, paneSize]);
   const reveal = useCallback(
     (cardId: string) => {
       const card = cards.get(cardId);
@@ -122,20 +130,17 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   // First load: the whole graph when it fits legibly, else HEAD at reading size — set in one
   // step once React Flow is ready and the first layout has arrived (from the worker, it may
   // come later than React Flow's init).
-  const headId = graph?.headId ?? null;
+  const headId = model?.headId ?? null;
   const headCard = headId === null ? null : cardOf(headId);
   const [ready, setReady] = useState(false);
   const onInit = useCallback(() => setReady(true), []);
   const initialised = useRef(false);
   useEffect(() => {
-    const pane = paneRef.current;
-    if (initialised.current || !ready || pane === null || layout.nodes.length === 0) return;
+    if (initialised.current || !ready || paneRef.current === null || cards.size === 0) return;
     initialised.current = true;
-    const box = pane.getBoundingClientRect();
-    const head = headCard === null ? undefined : layout.nodes.find((n) => n.id === headCard);
-    const pane2d = { width: box.width, height: box.height };
-    void flow.setViewport(openingViewport(layout.nodes, pane2d, head ?? null));
-  }, [ready, layout, headCard, flow]);
+    const head = headCard === null ? undefined : cards.get(headCard);
+    void flow.setViewport(openingViewport([...cards.values()], paneSize(), head ?? null));
+  }, [ready, cards, headCard, flow, paneSize]);
 
   // Follow HEAD: when a new turn, a checkout or a compaction moves HEAD's card out of view
   // (a folded capsule can shorten the picture under the viewport), bring it back in.
@@ -154,20 +159,16 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
       at.y < box.bottom - margin;
     if (visible) return;
     // Refit when the whole graph stays legible (as on first load); else pan to HEAD.
-    void (async () => {
-      if (nodes.length <= FOLLOW_FIT_LIMIT) {
-        await flow.fitView({ ...FIT, duration: 0 });
-        if (flow.getZoom() >= LEGIBLE_ZOOM) return;
-      }
-      await flow.setCenter(x, y, {
-        zoom: Math.max(flow.getZoom(), READING_ZOOM),
-        duration: 200,
-      });
-    })();
-  }, [headCardNode, flow, nodes.length]);
+    const whole = fitViewport([...cards.values()], paneSize());
+    if (cards.size <= FOLLOW_FIT_LIMIT && whole.zoom >= LEGIBLE_ZOOM) {
+      void flow.setViewport(whole);
+      return;
+    }
+    void flow.setCenter(x, y, { zoom: Math.max(flow.getZoom(), READING_ZOOM), duration: 200 });
+  }, [headCardNode, cards, flow, paneSize]);
 
   const onKeyDown = useGraphKeys({
-    nav: layout.nav,
+    nav: model?.nav ?? EMPTY_NAV,
     rows,
     headId,
     cardOf,
@@ -207,11 +208,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     select(null);
   }, [select]);
 
-  // Memoised: a render for a selection or a toggle must not walk every row.
-  const relics = useMemo(
-    () => graph?.nodes.filter((r) => r.superseded_summary === true).length ?? 0,
-    [graph],
-  );
+  const relics = model?.relics ?? 0;
 
   return (
     <div
@@ -256,12 +253,28 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
             size={1}
             color="var(--border-strong)"
           />
-          <Controls showInteractive={false} position="bottom-left" />
+          {/* Fit from the layout: React Flow's own fit would fit only the cards it was given. */}
+          <Controls showInteractive={false} showFitView={false} position="bottom-left">
+            <ControlButton
+              className="react-flow__controls-fitview"
+              onClick={fit}
+              title="Fit the whole graph"
+              aria-label="Fit the whole graph"
+            >
+              <svg viewBox="0 0 32 32" aria-hidden="true" fill="none">
+                <path
+                  d="M3 12V3h9M20 3h9v9M29 20v9h-9M12 29H3v-9"
+                  stroke="currentColor"
+                  strokeWidth="4"
+                />
+              </svg>
+            </ControlButton>
+          </Controls>
           <Panel position="top-left">
             <GraphToolbar relics={relics} onFit={fit} />
           </Panel>
         </ReactFlow>
-        {laidOut === null && <div className={s.empty}>Updating the graph…</div>}
+        {model === null && <div className={s.empty}>Updating the graph…</div>}
       </div>
       {selected !== undefined && (
         <NodeDetail

@@ -1,78 +1,170 @@
-import type { GraphView } from "@/lib/engine/build-graph";
-import type { GraphLayout } from "./flow-types";
-import { layoutGraph, type LayoutOptions } from "./layout";
-import { fromReply, toRequest, type LayoutReply, type LayoutRequest } from "./layout-wire";
-import { LayoutCache } from "./tidy-tree";
+import type { NodeId } from "@/lib/engine/ids";
+import type { GraphRow } from "@/lib/engine/build-graph";
+import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
+import type { FlowEdge, FlowNode, NavEntry } from "./flow-types";
+import {
+  GraphBuilder,
+  type GraphModel,
+  type GraphPatch,
+  type GraphReply,
+  type GraphSync,
+  type ModelOptions,
+  type Patch,
+} from "./graph-model";
 
 /** What the client needs of a Worker (a fake one in tests). */
 export interface WorkerLike {
-  onmessage: ((event: MessageEvent<LayoutReply>) => void) | null;
+  onmessage: ((event: MessageEvent<GraphReply>) => void) | null;
   onerror: ((event: ErrorEvent) => void) | null;
-  postMessage(message: LayoutRequest): void;
+  postMessage(message: GraphSync): void;
   terminate(): void;
 }
 
-interface Pending {
-  readonly view: GraphView;
-  readonly opts: LayoutOptions;
-  readonly deliver: (layout: GraphLayout) => void;
+/** The page's state a model is built from: the store's ledger record as it is held. */
+export interface ModelInput extends ModelOptions {
+  readonly session: SessionRecord;
+  readonly nodes: Readonly<Record<string, LedgerNode>>;
+}
+
+/** A node as the worker gets it: no `reads` (the marks travel as the selection's reads). */
+const withoutReads = (node: LedgerNode): LedgerNode =>
+  node.reads.length === 0 ? node : { ...node, reads: [] };
+
+/**
+ * A read-only view of a map the client changes in place, made anew for every model it
+ * delivers: O(1), and a new identity for React's memos whenever the model changed.
+ */
+class MapView<K, V> implements ReadonlyMap<K, V> {
+  constructor(private readonly map: ReadonlyMap<K, V>) {}
+  get size() {
+    return this.map.size;
+  }
+  get(key: K) {
+    return this.map.get(key);
+  }
+  has(key: K) {
+    return this.map.has(key);
+  }
+  forEach(fn: (value: V, key: K, map: ReadonlyMap<K, V>) => void) {
+    this.map.forEach((value, key) => fn(value, key, this));
+  }
+  entries() {
+    return this.map.entries();
+  }
+  keys() {
+    return this.map.keys();
+  }
+  values() {
+    return this.map.values();
+  }
+  [Symbol.iterator]() {
+    return this.map[Symbol.iterator]();
+  }
+}
+
+function applyPatch<T>(held: Map<string, T>, change: Patch<T>, key: (item: T) => string): void {
+  for (const id of change.removed) held.delete(id);
+  for (const item of change.upserts) held.set(key(item), item);
 }
 
 /**
- * Lays graphs out in a worker, newest first. At most one request is in flight; a request
- * made meanwhile waits, and a newer one replaces it, so a burst of changes costs one layout
- * after the one running. A reply is delivered only if it answers the latest request
- * (a generation counter), so a stale layout never replaces a newer one; until then the
- * canvas keeps what it shows. When the worker cannot start or fails, the same pure
- * function runs here instead, with a cache of its own.
+ * The graph model of a large session, built in a worker from what changed ([R138]). Each
+ * request sends the nodes whose copies changed since the previous one (by identity: the
+ * store replaces a node's copy when it changes) and the ids removed; the worker answers
+ * what changed in the rows, cards, edges and arrows, and this applies it to the model it
+ * holds — the page's work per change follows the change, not the ledger.
+ *
+ * At most one request is in flight; requests made meanwhile coalesce into one, sent when
+ * the answer arrives (every answer is applied: each is a patch on the one before). The
+ * model is delivered once it answers the newest request. When the worker cannot start or
+ * fails, the same builder runs here, from a reset.
  */
-export class LayoutClient {
+export class GraphModelClient {
   private worker: WorkerLike | null = null;
   private broken = false;
+  private local: GraphBuilder | null = null;
   private gen = 0;
   private inFlight = false;
-  private queued: Pending | null = null;
-  private latest: Pending | null = null;
-  private readonly local = new LayoutCache();
-  /** Requests posted to the worker (a structural counter for tests). */
+  private wanted: ModelInput | null = null;
+  private synced: ModelInput | null = null;
+  private readonly rows = new Map<string, GraphRow>();
+  private readonly cards = new Map<string, FlowNode>();
+  private readonly edges = new Map<string, FlowEdge>();
+  private readonly nav = new Map<string, NavEntry>();
+  /** Requests posted to the worker, and nodes sent in all (structural counters for tests). */
   posted = 0;
+  nodesSent = 0;
 
-  constructor(private readonly spawn: () => WorkerLike) {}
+  constructor(
+    private readonly spawn: () => WorkerLike,
+    private readonly deliver: (model: GraphModel) => void,
+  ) {}
 
-  request(view: GraphView, opts: LayoutOptions, deliver: (layout: GraphLayout) => void): void {
-    const pending = { view, opts, deliver };
-    this.latest = pending;
-    if (this.inFlight) {
-      this.queued = pending;
-      return;
-    }
-    this.post(pending);
+  request(input: ModelInput): void {
+    this.wanted = input;
+    if (!this.inFlight) this.post();
   }
 
   dispose(): void {
     this.worker?.terminate();
     this.worker = null;
-    this.queued = null;
-    this.latest = null;
+    this.wanted = null;
   }
 
-  private post(pending: Pending): void {
+  private post(): void {
+    const input = this.wanted;
+    if (input === null) return;
+    this.wanted = null;
+    const sync = this.syncOf(input);
+    this.synced = input;
     const worker = this.broken ? null : this.start();
     if (worker === null) {
-      pending.deliver(layoutGraph(pending.view, pending.opts, this.local));
+      this.local ??= new GraphBuilder();
+      this.settle(this.local.answer(sync));
       return;
     }
-    this.gen += 1;
     this.inFlight = true;
     this.posted += 1;
-    worker.postMessage(toRequest(this.gen, pending.view, pending.opts));
+    worker.postMessage(sync);
+  }
+
+  /** The change since the last sync; a reset (the whole ledger) when there was none. */
+  private syncOf(input: ModelInput): GraphSync {
+    const before = this.synced?.nodes ?? null;
+    const upserts: LedgerNode[] = [];
+    const removed: string[] = [];
+    if (before === null) {
+      for (const node of Object.values(input.nodes)) upserts.push(withoutReads(node));
+    } else if (before !== input.nodes) {
+      for (const id in input.nodes) {
+        const node = input.nodes[id];
+        if (node !== undefined && before[id] !== node) upserts.push(withoutReads(node));
+      }
+      for (const id in before) if (input.nodes[id] === undefined) removed.push(id);
+    }
+    this.nodesSent += upserts.length;
+    this.gen += 1;
+    return {
+      gen: this.gen,
+      reset: before === null,
+      session: input.session,
+      upserts,
+      removed,
+      expanded: [...input.expanded],
+      showRelics: input.showRelics,
+      reads: input.reads === null ? null : [...input.reads],
+    };
   }
 
   private start(): WorkerLike | null {
     if (this.worker !== null) return this.worker;
     try {
       const worker = this.spawn();
-      worker.onmessage = (event) => this.settle(event.data);
+      worker.onmessage = (event) => {
+        this.inFlight = false;
+        this.settle(event.data);
+        this.post();
+      };
       worker.onerror = () => this.fail();
       this.worker = worker;
       return worker;
@@ -82,22 +174,41 @@ export class LayoutClient {
     }
   }
 
-  private settle(reply: LayoutReply): void {
-    this.inFlight = false;
-    const next = this.queued;
-    this.queued = null;
-    if (next !== null) {
-      // Superseded while it ran: drop it, lay out the newest instead.
-      this.post(next);
-      return;
+  private settle(reply: GraphReply): void {
+    // A ledger mid-update (a node whose predecessor has not arrived) is built next time;
+    // the model shown stays as it was.
+    if ("error" in reply) return;
+    this.take(reply);
+    if (this.wanted === null) this.deliver(this.model(reply));
+  }
+
+  private take(reply: GraphPatch): void {
+    if (reply.reset) {
+      this.rows.clear();
+      this.cards.clear();
+      this.edges.clear();
+      this.nav.clear();
     }
-    const latest = this.latest;
-    if (reply.gen !== this.gen || latest === null) return;
-    if ("error" in reply) {
-      latest.deliver(layoutGraph(latest.view, latest.opts, this.local));
-      return;
-    }
-    latest.deliver(fromReply(reply));
+    applyPatch(this.rows, reply.rows, (row) => row.id);
+    applyPatch(this.cards, reply.cards, (card) => card.id);
+    applyPatch(this.edges, reply.edges, (e) => e.id);
+    for (const id of reply.nav.removed) this.nav.delete(id);
+    for (const [id, entry] of reply.nav.upserts) this.nav.set(id, entry);
+  }
+
+  /** The model over the maps held: they change in place, the views over them are new. */
+  private model(reply: GraphPatch): GraphModel {
+    return {
+      headId: reply.headId,
+      activeSummaryId: reply.activeSummaryId,
+      relics: reply.relics,
+      rows: new MapView(
+        this.rows as ReadonlyMap<string, GraphRow> as ReadonlyMap<NodeId, GraphRow>,
+      ),
+      cards: new MapView(this.cards),
+      edges: new MapView(this.edges),
+      nav: new MapView(this.nav),
+    };
   }
 
   private fail(): void {
@@ -105,8 +216,10 @@ export class LayoutClient {
     this.inFlight = false;
     this.worker?.terminate();
     this.worker = null;
-    this.queued = null;
-    const latest = this.latest;
-    if (latest !== null) latest.deliver(layoutGraph(latest.view, latest.opts, this.local));
+    // The builder here starts empty: the next sync is a reset from the newest input.
+    const input = this.wanted ?? this.synced;
+    this.synced = null;
+    this.wanted = input;
+    this.post();
   }
 }

@@ -1,13 +1,6 @@
 "use client";
 
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useDeferredValue,
-  useState,
-  type ReactNode,
-} from "react";
+import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
 import { useStore } from "zustand";
 import { buildGraph, type GraphView } from "@/lib/engine/build-graph";
 import { activeSummaries } from "@/lib/engine/active-summaries";
@@ -89,7 +82,7 @@ const graphMemo = new WeakMap<object, { session: SessionRecord; graph: GraphView
  * Keyed on `graphKey`, not `nodes`: content arriving on demand (a skeleton's whole text, a
  * lean copy's reads) replaces `nodes` but not the graph, whose cards show the same.
  */
-function graphOf(
+export function graphOf(
   graphKey: object,
   nodes: SessionState["nodes"],
   session: SessionRecord,
@@ -110,19 +103,6 @@ function graphOf(
 /** The graph wire contract, computed in the browser by the same engine function. */
 export function selectGraph(s: SessionState): GraphView | null {
   return graphOf(s.graphKey, s.nodes, s.session);
-}
-
-const selectNodes = (s: SessionState) => s.nodes;
-const selectGraphKey = (s: SessionState) => s.graphKey;
-const selectSession = (s: SessionState) => s.session;
-
-export function useGraph(): GraphView | null {
-  // Deferred: a structural change (a new turn, a seal) commits the transcript first; the
-  // graph's whole-ledger build follows when React has time — once for every reader.
-  const graphKey = useDeferredValue(useSession(selectGraphKey));
-  const nodes = useDeferredValue(useSession(selectNodes));
-  const session = useDeferredValue(useSession(selectSession));
-  return graphOf(graphKey, nodes, session);
 }
 
 export interface HeadView {

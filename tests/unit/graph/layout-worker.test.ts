@@ -1,29 +1,36 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { NodeId } from "@/lib/engine/ids";
-import { provenanceMarks } from "@/lib/engine/provenance-marks";
-import type { GraphLayout } from "@/components/graph/flow-types";
+import type { GraphView } from "@/lib/engine/build-graph";
 import { layoutGraph } from "@/components/graph/layout";
-import { LayoutClient, type WorkerLike } from "@/components/graph/layout-client";
 import {
-  answerRequest,
-  toRequest,
-  type LayoutReply,
-  type LayoutRequest,
-} from "@/components/graph/layout-wire";
-import { LayoutCache } from "@/components/graph/tidy-tree";
+  GraphModelClient,
+  type ModelInput,
+  type WorkerLike,
+} from "@/components/graph/layout-client";
+import {
+  GraphBuilder,
+  modelOf,
+  type GraphModel,
+  type GraphPatch,
+  type GraphReply,
+  type GraphSync,
+  type ModelOptions,
+} from "@/components/graph/graph-model";
+import { slimRow } from "@/components/graph/slim-row";
 import { compacted, nid, TestLedger } from "./ledger";
 
-const FOLDED = { expanded: new Set<NodeId>(), showRelics: false };
+const FOLDED: ModelOptions = { expanded: new Set<NodeId>(), showRelics: false, reads: null };
 
-/** A worker in this thread: messages are structured-cloned and answered a tick later. */
+/** A worker in this thread: messages are structured-cloned and answered when told. */
 class FakeWorker implements WorkerLike {
-  onmessage: ((event: MessageEvent<LayoutReply>) => void) | null = null;
+  onmessage: ((event: MessageEvent<GraphReply>) => void) | null = null;
   onerror: ((event: ErrorEvent) => void) | null = null;
-  readonly inbox: LayoutRequest[] = [];
-  private readonly cache = new LayoutCache();
+  readonly inbox: GraphSync[] = [];
+  readonly replies: GraphReply[] = [];
+  private readonly builder = new GraphBuilder();
   terminated = false;
 
-  postMessage(message: LayoutRequest): void {
+  postMessage(message: GraphSync): void {
     this.inbox.push(structuredClone(message));
   }
 
@@ -31,8 +38,9 @@ class FakeWorker implements WorkerLike {
   answer(): void {
     const request = this.inbox.shift();
     if (request === undefined) throw new Error("nothing to answer");
-    const reply = structuredClone(answerRequest(request, this.cache));
-    this.onmessage?.({ data: reply } as MessageEvent<LayoutReply>);
+    const reply = structuredClone(this.builder.answer(request));
+    this.replies.push(reply);
+    this.onmessage?.({ data: reply } as MessageEvent<GraphReply>);
   }
 
   terminate(): void {
@@ -40,43 +48,196 @@ class FakeWorker implements WorkerLike {
   }
 }
 
-const sameLayout = (a: GraphLayout, b: GraphLayout) => {
-  expect(a.nodes).toEqual(b.nodes);
-  expect(a.edges).toEqual(b.edges);
-  expect([...a.nav]).toEqual([...b.nav]);
-};
+const input = (l: TestLedger, head: string, opts = FOLDED, summary?: string): ModelInput => ({
+  ...opts,
+  session: l.session(head, summary),
+  nodes: l.record(),
+});
+
+/** What the worker's model must equal: the in-place one, with the rows slimmed. */
+function expectModel(model: GraphModel | undefined, view: GraphView, opts: ModelOptions) {
+  if (model === undefined) throw new Error("no model delivered");
+  const want = modelOf(view, opts);
+  expect(model.headId).toBe(want.headId);
+  expect(model.activeSummaryId).toBe(want.activeSummaryId);
+  expect(model.relics).toBe(want.relics);
+  const sorted = <T>(m: ReadonlyMap<string, T>) =>
+    [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  expect(sorted(model.cards)).toEqual(sorted(want.cards));
+  expect(sorted(model.edges)).toEqual(sorted(want.edges));
+  expect(sorted(model.nav)).toEqual(sorted(want.nav));
+  expect(sorted(model.rows)).toEqual(sorted(want.rows).map(slimRow));
+}
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.resetModules();
 });
 
-describe("the layout worker (issue 10)", () => {
-  it("[R128] the worker's answer, through structured clone, is the in-place layout", () => {
-    const l = compacted()
-      .add("n1", "a3")
-      .add("a3b", "u3", {
-        content: "",
-        metadata: { tool_calls: [{ id: "c1", name: "search", arguments: '{"q":"x"}' }] },
-      });
-    const graph = l.graph("a3", "S");
-    const marks = provenanceMarks([nid("R"), nid("S"), nid("u3")], graph);
-    for (const opts of [
-      FOLDED,
-      { expanded: new Set([nid("S")]), showRelics: true },
-      { ...FOLDED, marks },
-    ]) {
-      const request = structuredClone(toRequest(1, graph, opts));
-      const reply = structuredClone(answerRequest(request, new LayoutCache()));
-      if ("error" in reply) throw new Error(reply.error);
-      sameLayout(
-        { nodes: reply.nodes, edges: reply.edges, nav: new Map(reply.nav) },
-        layoutGraph(graph, opts),
-      );
-    }
+describe("[R138] the graph built in the worker from what changed", () => {
+  it("[R138] the model patched change by change equals the model built whole", () => {
+    const worker = new FakeWorker();
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    const l = compacted();
+    const step = (head: string, opts: ModelOptions = FOLDED, summary = "S") => {
+      client.request(input(l, head, opts, summary));
+      worker.answer();
+      expectModel(shown.at(-1), l.graph(head, summary), opts);
+    };
+    step("a3");
+    l.add("u4", "a3").add("a4", "u4", { content: "" });
+    step("a4");
+    l.replace("a4", { content: "the sealed reply\nmore" });
+    step("a4");
+    step("a4", { expanded: new Set([nid("S")]), showRelics: true, reads: null });
+    step("a4", { ...FOLDED, reads: [nid("R"), nid("S"), nid("u4")] });
+    l.add("a2c", "u2");
+    step("a2c");
+    l.remove("a2c");
+    step("a4");
   });
 
-  it("[R128] rows travel slimmed: the card's first line, no reads, no tool arguments", () => {
+  it("[R138] a change sends the nodes that changed, and the answer carries what changed", () => {
+    const worker = new FakeWorker();
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    const l = new TestLedger();
+    let tip = "R";
+    for (let i = 0; i < 300; i++) {
+      const dead = `a${i}x`;
+      l.chain(tip, `u${i} a${i}`).add(dead, `u${i}`);
+      tip = `a${i}`;
+    }
+    client.request(input(l, tip));
+    worker.answer();
+    expect(client.nodesSent).toBe(l.nodes.length);
+    // One reply appended under HEAD, then sealed: one node sent each time.
+    l.add("u300", tip);
+    client.request(input(l, "u300"));
+    worker.answer();
+    expect(client.nodesSent).toBe(l.nodes.length);
+    l.replace("u300", { content: "edited label" });
+    client.request(input(l, "u300"));
+    worker.answer();
+    expect(client.nodesSent).toBe(l.nodes.length + 1);
+    const last = worker.replies.at(-1) as GraphPatch;
+    expect(last.cards.upserts.map((c) => c.id)).toEqual(["u300"]);
+    expect(last.rows.upserts.map((r) => r.id)).toEqual(["u300"]);
+    expect(last.cards.removed).toEqual([]);
+    expectModel(shown.at(-1), l.graph("u300"), FOLDED);
+  });
+
+  it("[R138] one request in flight; requests made meanwhile coalesce; the newest is shown", () => {
+    const worker = new FakeWorker();
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    const l = new TestLedger().chain("R", "u1 a1");
+    client.request(input(l, "a1"));
+    l.chain("a1", "u2");
+    client.request(input(l, "u2"));
+    l.chain("u2", "a2");
+    client.request(input(l, "a2"));
+    expect(client.posted).toBe(1);
+    worker.answer();
+    // The first answer is applied but not shown: the newest request goes out at once.
+    expect(shown).toHaveLength(0);
+    expect(client.posted).toBe(2);
+    expect(worker.inbox[0]?.upserts.map((n) => n.id)).toEqual(["u2", "a2"]);
+    worker.answer();
+    expect(shown).toHaveLength(1);
+    expectModel(shown[0], l.graph("a2"), FOLDED);
+    client.dispose();
+    expect(worker.terminated).toBe(true);
+  });
+
+  it("[R138] without a worker, or when it fails, the same model is built in place", () => {
+    const l = compacted();
+    const shown: GraphModel[] = [];
+    const none = new GraphModelClient(
+      () => {
+        throw new Error("Worker is not defined");
+      },
+      (m) => shown.push(m),
+    );
+    none.request(input(l, "a3", FOLDED, "S"));
+    expect(shown).toHaveLength(1);
+    expectModel(shown[0], l.graph("a3", "S"), FOLDED);
+
+    const worker = new FakeWorker();
+    const failing = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    failing.request(input(l, "a3", FOLDED, "S"));
+    worker.answer();
+    l.add("u4", "a3");
+    failing.request(input(l, "u4", FOLDED, "S"));
+    worker.onerror?.({} as ErrorEvent);
+    expect(shown).toHaveLength(3);
+    expectModel(shown[2], l.graph("u4", "S"), FOLDED);
+  });
+
+  it("[R138] a ledger mid-update keeps the model shown, and the next change mends it", () => {
+    const worker = new FakeWorker();
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    const l = new TestLedger().chain("R", "u1 a1");
+    client.request(input(l, "a1"));
+    worker.answer();
+    // A node whose predecessor has not arrived: HEAD on it cannot be built.
+    const orphan = new TestLedger().chain("R", "u1 a1");
+    orphan.add("a9", "u8");
+    client.request(input(orphan, "a9"));
+    worker.answer();
+    expect("error" in (worker.replies.at(-1) as GraphReply)).toBe(true);
+    expect(shown).toHaveLength(1);
+    l.chain("a1", "u2");
+    client.request(input(l, "u2"));
+    worker.answer();
+    expectModel(shown.at(-1), l.graph("u2"), FOLDED);
+  });
+
+  it("[R138] the worker module answers messages with the shared builder", async () => {
+    const posted: unknown[] = [];
+    const scope: {
+      onmessage: ((event: { data: GraphSync }) => void) | null;
+      postMessage: (message: unknown) => void;
+    } = { onmessage: null, postMessage: (message) => posted.push(structuredClone(message)) };
+    vi.stubGlobal("self", scope);
+    await import("@/components/graph/layout.worker");
+    const l = compacted();
+    scope.onmessage?.({
+      data: {
+        gen: 7,
+        reset: true,
+        session: l.session("a3", "S"),
+        upserts: l.nodes,
+        removed: [],
+        expanded: [],
+        showRelics: false,
+        reads: null,
+      },
+    });
+    const [reply] = posted as GraphReply[];
+    if (reply === undefined || "error" in reply) throw new Error("no model");
+    expect(reply.gen).toBe(7);
+    expect(reply.cards.upserts).toEqual(layoutGraph(l.graph("a3", "S"), FOLDED).nodes);
+  });
+
+  it("[R138] rows come back slimmed: the card's first line, no reads, no tool arguments", () => {
     const l = new TestLedger()
       .add("u1", "R", { content: `${"long ".repeat(5000)}\nmore` })
       .add("a1", "u1", {
@@ -84,71 +245,23 @@ describe("the layout worker (issue 10)", () => {
         reads: ["R", "u1"],
         metadata: { tool_calls: [{ id: "c1", name: "search", arguments: "x".repeat(9999) }] },
       });
-    const request = toRequest(1, l.graph("a1"), FOLDED);
-    const [, u1, a1] = request.view.nodes;
-    expect(u1?.content.length).toBeLessThanOrEqual(90);
-    expect(a1?.reads).toEqual([]);
-    expect(a1?.metadata.tool_calls).toEqual([{ id: "c1", name: "search", arguments: "" }]);
-    expect(JSON.stringify(request).length).toBeLessThan(3000);
-  });
-
-  it("[R128] one request in flight; stale replies are dropped, the newest is delivered", () => {
-    const worker = new FakeWorker();
-    const client = new LayoutClient(() => worker);
-    const shown: GraphLayout[] = [];
-    const l = new TestLedger().chain("R", "u1 a1");
-    client.request(l.graph("a1"), FOLDED, (layout) => shown.push(layout));
-    l.chain("a1", "u2");
-    client.request(l.graph("u2"), FOLDED, (layout) => shown.push(layout));
-    l.chain("u2", "a2");
-    client.request(l.graph("a2"), FOLDED, (layout) => shown.push(layout));
-    // Only the first went out; the second was replaced by the third while it waited.
-    expect(client.posted).toBe(1);
-    worker.answer();
-    // The first reply is stale: nothing shown, the newest request goes out.
-    expect(shown).toHaveLength(0);
-    expect(client.posted).toBe(2);
-    worker.answer();
-    expect(shown).toHaveLength(1);
-    expect(shown[0]?.nodes.map((n) => n.id)).toEqual(["R", "u1", "a1", "u2", "a2"]);
-    client.dispose();
-    expect(worker.terminated).toBe(true);
-  });
-
-  it("[R128] without a worker (or when it fails) the same layout is made in place", () => {
-    const l = compacted();
-    const graph = l.graph("a3", "S");
-    const shown: GraphLayout[] = [];
-    const none = new LayoutClient(() => {
-      throw new Error("Worker is not defined");
+    const reply = new GraphBuilder().answer({
+      gen: 1,
+      reset: true,
+      session: l.session("a1"),
+      upserts: l.nodes,
+      removed: [],
+      expanded: [],
+      showRelics: false,
+      reads: null,
     });
-    none.request(graph, FOLDED, (layout) => shown.push(layout));
-    expect(shown).toHaveLength(1);
-
-    const worker = new FakeWorker();
-    const failing = new LayoutClient(() => worker);
-    failing.request(graph, FOLDED, (layout) => shown.push(layout));
-    worker.onerror?.({} as ErrorEvent);
-    expect(shown).toHaveLength(2);
-    for (const layout of shown) sameLayout(layout, layoutGraph(graph, FOLDED));
-  });
-
-  it("[R128] the worker module answers messages with the shared pure function", async () => {
-    const posted: unknown[] = [];
-    const scope: {
-      onmessage: ((event: { data: LayoutRequest }) => void) | null;
-      postMessage: (message: unknown) => void;
-    } = { onmessage: null, postMessage: (message) => posted.push(structuredClone(message)) };
-    vi.stubGlobal("self", scope);
-    await import("@/components/graph/layout.worker");
-    const graph = compacted().graph("a3", "S");
-    scope.onmessage?.({ data: structuredClone(toRequest(7, graph, FOLDED)) });
-    const [reply] = posted as LayoutReply[];
-    if (reply === undefined || "error" in reply) throw new Error("no layout");
-    expect(reply.gen).toBe(7);
-    sameLayout(
-      { nodes: reply.nodes, edges: reply.edges, nav: new Map(reply.nav) },
-      layoutGraph(graph, FOLDED),
-    );
+    if ("error" in reply) throw new Error(reply.error);
+    const byId = new Map(reply.rows.upserts.map((r) => [r.id, r]));
+    expect(byId.get(nid("u1"))?.content.length).toBeLessThanOrEqual(90);
+    expect(byId.get(nid("a1"))?.reads).toEqual([]);
+    expect(byId.get(nid("a1"))?.metadata.tool_calls).toEqual([
+      { id: "c1", name: "search", arguments: "" },
+    ]);
+    expect(JSON.stringify(reply.rows).length).toBeLessThan(3000);
   });
 });

@@ -50,6 +50,25 @@ export class TestLedger {
     return this;
   }
 
+  /** Replaces a node's copy (as a seal or a fuller copy does); the others keep theirs. */
+  replace(id: string, change: Partial<Pick<LedgerNode, "content" | "status">>): this {
+    const at = this.nodes.findIndex((n) => n.id === id);
+    const node = this.nodes[at];
+    if (node === undefined) throw new Error(`no node ${id}`);
+    this.nodes[at] = { ...node, ...change };
+    return this;
+  }
+
+  /** Removes nodes (a branch delete). */
+  remove(...ids: string[]): this {
+    for (const id of ids)
+      this.nodes.splice(
+        this.nodes.findIndex((n) => n.id === id),
+        1,
+      );
+    return this;
+  }
+
   /** A chain of nodes under `from`, e.g. `chain("R", "u1 a1 u2 a2")`. */
   chain(from: string, spec: string): this {
     let predecessor = from;
@@ -68,7 +87,12 @@ export class TestLedger {
   }
 
   graph(head: string | null, activeSummary?: string): GraphView {
-    const session: SessionRecord = {
+    return buildGraph(this.session(head, activeSummary), this.nodes);
+  }
+
+  /** The session record these nodes belong to, HEAD and the active summary as given. */
+  session(head: string | null, activeSummary?: string): SessionRecord {
+    return {
       id: SESSION,
       title: "graph test",
       headId: head === null ? null : nid(head),
@@ -77,7 +101,11 @@ export class TestLedger {
       createdAt: "2026-01-01T00:00:00.000Z",
       updatedAt: "2026-01-01T00:00:00.000Z",
     };
-    return buildGraph(session, this.nodes);
+  }
+
+  /** The nodes by id, as the session store holds them (a new record, as on a change). */
+  record(): Record<string, LedgerNode> {
+    return Object.fromEntries(this.nodes.map((n) => [n.id, n]));
   }
 }
 
