@@ -5,6 +5,10 @@
  *      same upstream called directly with the very request Spindle sent, interleaved; at a
  *      10-node and a 2,000-node spine (retries, so the spine keeps its length). Goals:
  *      overhead ≤ 5 ms p50 at 10 nodes; TTFT at 2,000 ≤ 1.3× TTFT at 10.
+ *      Beside them, two floors measured in the same run: Spindle's own overhead at 2,000
+ *      against 10 (the upstream's own TTFT grows with the prompt it parses, which the TTFT
+ *      ratio counts), and the cost of the app server itself — a turn refused at the origin
+ *      check, before any database work — against a plain request to the upstream.
  *  P5  bytes the database is given (statement parameters) while one reply streams, against
  *      the reply's own text: a 1,000-word reply streamed over ~5 s. Goal ≤ 2×.
  *
@@ -114,9 +118,39 @@ async function ttftBench(): Promise<void> {
       samples.long.push(...roundLong);
       ratios.push(median(roundLong) / median(roundShort));
     }
+    // The floor: the server's own cost of a request that does no work (refused at the
+    // origin check, before the database), against the upstream's plain GET.
+    const refused = async () => {
+      const t0 = performance.now();
+      const res = await fetch(`${app.url}/api/sessions/${short.sessionId}/turns`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://elsewhere.example" },
+        body: JSON.stringify({ mode: "retry", targetId: short.reply }),
+      });
+      await res.text();
+      if (res.status !== 403) throw new Error(`expected a 403, got ${res.status}`);
+      return performance.now() - t0;
+    };
+    const plain = async () => {
+      const t0 = performance.now();
+      await (await fetch(`${app.upstream.url}/models`)).text();
+      return performance.now() - t0;
+    };
+    const floor = { app: [] as number[], plain: [] as number[] };
+    for (let i = 0; i < 20; i++) await refused();
+    for (let i = 0; i < ROUNDS * 30; i++) {
+      floor.app.push(await refused());
+      floor.plain.push(await plain());
+    }
     const f = (x: number) => x.toFixed(1);
     console.log(
       `P3 TTFT overhead over the upstream, 10-node spine: ${f(median(samples.overhead))} ms p50 (goal ≤ 5); 2,000-node spine: ${f(median(longOverhead))} ms`,
+    );
+    console.log(
+      `P3 Spindle's own overhead, 2,000-node vs 10-node spine: ${(median(longOverhead) / median(samples.overhead)).toFixed(2)}×`,
+    );
+    console.log(
+      `P3 floor: a turn refused before any database work ${f(median(floor.app))} ms through the app server, a plain GET to the upstream ${f(median(floor.plain))} ms`,
     );
     console.log(
       `P3 TTFT through Spindle: 10-node spine ${f(median(samples.short))} ms, 2,000-node ${f(median(samples.long))} ms → ${median(ratios).toFixed(2)}× (goal ≤ 1.3)`,

@@ -839,8 +839,12 @@ export class SessionStore {
           advanceHead: input.advanceHead,
         }) ||
         (input.advanceHead && input.forkMovesHead === true && !isSideLeafKind(input.kind));
-      // A reference is stored; the node answers the explicit list it stands for.
-      const node = nodeFromRow({ ...row, reads: encodeReads(input.reads ?? []) });
+      // A reference is stored; the node answers the explicit list it stands for (taken as
+      // given, not encoded and parsed back: on a long spine it is thousands of ids).
+      const node: LedgerNode = {
+        ...nodeFromRow({ ...row, reads: "[]" }),
+        reads: [...(input.reads ?? [])],
+      };
       let head: string | null = headMoved ? id : null;
       let placeholder: LedgerNode | undefined;
       if (input.placeholder) {
