@@ -94,7 +94,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     [cards, lines, big, cover],
   );
   const nodes = useMemo(() => shown.nodes.map(flowNodeOf), [shown]);
-  const edges = shown.edges as GraphEdge[];
+  const edges: GraphEdge[] = shown.edges;
 
   const activeId = model?.activeSummaryId ?? null;
   const summary = activeId === null ? undefined : rows.get(activeId);
@@ -105,7 +105,6 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const cardOf = useCallback(
     (id: NodeId): string | null =>
       cards.has(id) ? id : capsuleId !== null && covered.has(id) ? capsuleId : null,
-    // `model` is the version of the maps, which change in place.
     [cards, capsuleId, covered],
   );
 

@@ -253,6 +253,8 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   const sealed = await writer.seal(reply.id, status, buffer.content, metadata, {
     ...(sameIds(stampedReads, wire.ids) ? {} : { reads: wire.ids, readsRef }),
     stored: buffer.stored,
+    // Stamped or written just now, the row's reads are the prompt sent: not read back.
+    known: wire.ids,
   });
   if (failure) {
     yield { type: "error", code: failure.code, message: failure.message, node: leanNode(sealed) };

@@ -186,6 +186,8 @@ export class TurnWriter {
       reads?: readonly NodeId[];
       readsRef?: ReadsRef | undefined;
       stored?: number | null;
+      /** The reads the row holds once sealed, when known: not read back ([R139]). */
+      known?: readonly NodeId[];
     } = {},
   ): Promise<LedgerNode> {
     const rest = {
@@ -194,6 +196,7 @@ export class TurnWriter {
       metadata,
       ...(options.reads ? { reads: options.reads } : {}),
       ...(options.reads && options.readsRef ? { readsRef: options.readsRef } : {}),
+      ...(options.known ? { known: options.known } : {}),
     };
     const stored = options.stored ?? null;
     let node: LedgerNode | null = null;

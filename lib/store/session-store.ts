@@ -118,6 +118,12 @@ export interface SealInput {
   readonly reads?: readonly NodeId[];
   /** Store `reads` as this reference to the rendering they are ([R134]). */
   readonly readsRef?: ReadsRef;
+  /**
+   * The reads the row holds once sealed, when the caller knows them (the prompt it sent):
+   * the sealed node is answered with them instead of reading them back, which for a stored
+   * reference would walk the whole spine again ([R139]).
+   */
+  readonly known?: readonly NodeId[];
 }
 
 /**
@@ -965,7 +971,21 @@ export class SessionStore {
       tx.node.updateMany({ where: { id: nodeId, sessionId, status: "streaming" }, data }),
     );
     if (count === 0) throw new EngineError("conflict", `Node ${nodeId} is no longer streaming.`);
-    return this.node(sessionId, nodeId);
+    return this.sealed(sessionId, nodeId, input.known);
+  }
+
+  /** A node just sealed: with the reads the caller knows it holds, or read back whole. */
+  private async sealed(
+    sessionId: SessionId,
+    nodeId: NodeId,
+    known: readonly NodeId[] | undefined,
+  ): Promise<LedgerNode> {
+    if (known === undefined) return this.node(sessionId, nodeId);
+    const [node] = await this.nodesById(sessionId, [nodeId], { reads: false });
+    if (node === undefined) {
+      throw new EngineError("node_not_found", `No node ${nodeId} in session ${sessionId}.`);
+    }
+    return { ...node, reads: [...known] };
   }
 
   /**
@@ -1009,7 +1029,7 @@ export class SessionStore {
       });
       return true;
     });
-    return sealed ? this.node(sessionId, nodeId) : null;
+    return sealed ? this.sealed(sessionId, nodeId, input.known) : null;
   }
 
   /**

@@ -7,6 +7,7 @@ import { newNodeId } from "@/lib/ids";
 import { planImport, toLedgerFile, type ParsedLedgerFile } from "@/lib/portability/ledger-file";
 import type { SessionStore } from "@/lib/store/session-store";
 import { chat, wireCompaction } from "./support/compaction-helpers";
+import { countingStore } from "./support/counting-store";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
@@ -210,5 +211,26 @@ describeEachDatabase("[R135] a reply's reads cost O(1) bytes to store", (kind) =
     const bytesB = (await storedReads(database, b.id)).length;
     expect(bytesB).toBe(bytesA);
     expect(bytesB).toBeLessThan(120);
+  });
+});
+
+describeEachDatabase("[R139] a sealed reply is answered without reading its reads back", (kind) => {
+  let database: Database;
+  let plain: SessionStore;
+  useFreshStore(kind, (env) => ({ database, store: plain } = env));
+
+  it("[R139] no spine walk after the seal; the reads answered are those stored", async () => {
+    const { store, counts } = countingStore(database);
+    const { dispatcher } = testDispatcher(store);
+    const s = await store.createSession({});
+    await chain(store, s.id, 20);
+    // A first turn warms the final-node cache: the second walks no spine before its prompt.
+    await run(dispatcher.turn({ sessionId: s.id, mode: "send", content: "first" }));
+    counts.rawText.length = 0;
+    const reply = await run(dispatcher.turn({ sessionId: s.id, mode: "send", content: "again" }));
+    expect(await storedReads(database, reply.id)).toMatch(/^\{"head":/);
+    expect(counts.rawText.filter((sql) => /RECURSIVE/i.test(sql))).toEqual([]);
+    expect(reply.reads).toHaveLength(44);
+    expect(reply.reads).toEqual((await plain.node(s.id, reply.id)).reads);
   });
 });

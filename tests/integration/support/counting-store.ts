@@ -11,6 +11,8 @@ export interface QueryCounts {
   findMany: number;
   /** Interactive transactions: every write takes one. */
   transactions: number;
+  /** The text of each `$queryRaw` statement, in order. */
+  rawText: string[];
 }
 
 /** Wraps `fn` (a method of `target`) to count its calls. */
@@ -27,7 +29,7 @@ function counted(target: object, fn: unknown, count: () => void): unknown {
  * final-node cache: for tests of what an operation asks of the database.
  */
 export function countingStore(database: Database) {
-  const counts: QueryCounts = { raw: 0, findMany: 0, transactions: 0 };
+  const counts: QueryCounts = { raw: 0, findMany: 0, transactions: 0, rawText: [] };
   const node = new Proxy(database.db.node, {
     get(target, prop, receiver) {
       const v: unknown = Reflect.get(target, prop, receiver);
@@ -38,7 +40,15 @@ export function countingStore(database: Database) {
     get(target, prop, receiver) {
       if (prop === "node") return node;
       const v: unknown = Reflect.get(target, prop, receiver);
-      if (prop === "$queryRaw") return counted(target, v, () => (counts.raw += 1));
+      if (prop === "$queryRaw") {
+        if (typeof v !== "function") return v;
+        return (...args: unknown[]) => {
+          counts.raw += 1;
+          const text = args[0] as { join?: (s: string) => string } | undefined;
+          counts.rawText.push(typeof text?.join === "function" ? text.join("?") : String(text));
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
       if (prop === "$transaction") return counted(target, v, () => (counts.transactions += 1));
       return v;
     },
