@@ -19,6 +19,8 @@ async function expectAccessible(page: Page, what: string) {
 test("[R112] accessibility: home, session, settings and search pass axe in both themes", async ({
   page,
 }) => {
+  // Eight axe scans and a turn: on two busy cores that is more than the default 30 s.
+  test.slow();
   await newSession(page, "Accessible session");
   const session = page.url();
   const box = page.getByRole("textbox", { name: "Message" });

@@ -37,6 +37,9 @@ const EDGE_TYPES = { spindle: GraphEdgeLine };
 /** Up to this many cards, following HEAD refits the whole graph instead of panning. */
 const FOLLOW_FIT_LIMIT = 30;
 
+/** A card's identity and place, as a key. */
+const placeOf = (card: FlowNode) => `${card.id}@${card.position.x},${card.position.y}`;
+
 const centreOf = (card: FlowNode) => ({
   x: card.position.x + (card.width ?? 0) / 2,
   y: card.position.y + (card.height ?? 0) / 2,
@@ -134,10 +137,14 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const [ready, setReady] = useState(false);
   const onInit = useCallback(() => setReady(true), []);
   const initialised = useRef(false);
+  // Where HEAD's card was when the view last followed it: a new model that leaves it in
+  // place (a selection's marks, an expanded capsule elsewhere) does not pull the view back.
+  const followed = useRef<string | null>(null);
   useEffect(() => {
     if (initialised.current || !ready || paneRef.current === null || cards.size === 0) return;
     initialised.current = true;
     const head = headCard === null ? undefined : cards.get(headCard);
+    if (head !== undefined) followed.current = placeOf(head);
     void flow.setViewport(openingViewport([...cards.values()], paneSize(), head ?? null));
   }, [ready, cards, headCard, flow, paneSize]);
 
@@ -147,6 +154,9 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   useEffect(() => {
     const root = rootRef.current;
     if (!initialised.current || headCardNode === undefined || root === null) return;
+    const place = placeOf(headCardNode);
+    if (followed.current === place) return;
+    followed.current = place;
     const { x, y } = centreOf(headCardNode);
     const at = flow.flowToScreenPosition({ x, y });
     const box = root.getBoundingClientRect();
@@ -158,10 +168,12 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
       at.y < box.bottom - margin;
     if (visible) return;
     // Refit when the whole graph stays legible (as on first load); else pan to HEAD.
-    const whole = fitViewport([...cards.values()], paneSize());
-    if (cards.size <= FOLLOW_FIT_LIMIT && whole.zoom >= LEGIBLE_ZOOM) {
-      void flow.setViewport(whole);
-      return;
+    if (cards.size <= FOLLOW_FIT_LIMIT) {
+      const whole = fitViewport([...cards.values()], paneSize());
+      if (whole.zoom >= LEGIBLE_ZOOM) {
+        void flow.setViewport(whole);
+        return;
+      }
     }
     void flow.setCenter(x, y, { zoom: Math.max(flow.getZoom(), READING_ZOOM), duration: 200 });
   }, [headCardNode, cards, flow, paneSize]);

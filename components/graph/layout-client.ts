@@ -16,6 +16,7 @@ import {
 export interface WorkerLike {
   onmessage: ((event: MessageEvent<GraphReply>) => void) | null;
   onerror: ((event: ErrorEvent) => void) | null;
+  onmessageerror?: ((event: MessageEvent) => void) | null;
   postMessage(message: GraphSync): void;
   terminate(): void;
 }
@@ -87,6 +88,10 @@ export class GraphModelClient {
   private inFlight = false;
   private wanted: ModelInput | null = null;
   private synced: ModelInput | null = null;
+  /** The request in flight resets the builder (its failure must be followed by another). */
+  private resetting = false;
+  /** A patch applied but not yet delivered (a newer request was waiting). */
+  private undelivered: GraphPatch | null = null;
   private readonly rows = new Map<string, GraphRow>();
   private readonly cards = new Map<string, FlowNode>();
   private readonly edges = new Map<string, FlowEdge>();
@@ -117,6 +122,7 @@ export class GraphModelClient {
     this.wanted = null;
     const sync = this.syncOf(input);
     this.synced = input;
+    this.resetting = sync.reset;
     const worker = this.broken ? null : this.start();
     if (worker === null) {
       this.local ??= new GraphBuilder();
@@ -166,6 +172,8 @@ export class GraphModelClient {
         this.post();
       };
       worker.onerror = () => this.fail();
+      // A message that cannot be read would leave the request in flight forever.
+      worker.onmessageerror = () => this.fail();
       this.worker = worker;
       return worker;
     } catch {
@@ -175,11 +183,24 @@ export class GraphModelClient {
   }
 
   private settle(reply: GraphReply): void {
-    // A ledger mid-update (a node whose predecessor has not arrived) is built next time;
-    // the model shown stays as it was.
-    if ("error" in reply) return;
+    if ("error" in reply) {
+      // A ledger mid-update (a node whose predecessor has not arrived) is built next time.
+      // A failed reset left the builder empty: the next request must reset it again.
+      if (this.resetting) this.synced = null;
+      // What was applied but held back for this request is shown now (the maps hold it).
+      if (this.wanted === null && this.undelivered !== null) {
+        this.deliver(this.model(this.undelivered));
+        this.undelivered = null;
+      }
+      return;
+    }
     this.take(reply);
-    if (this.wanted === null) this.deliver(this.model(reply));
+    if (this.wanted === null) {
+      this.deliver(this.model(reply));
+      this.undelivered = null;
+    } else {
+      this.undelivered = reply;
+    }
   }
 
   private take(reply: GraphPatch): void {

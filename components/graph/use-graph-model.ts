@@ -72,6 +72,13 @@ export function useGraphModel(
   );
 
   const [fromWorker, setFromWorker] = useState<GraphModel | null>(null);
+  // A session that shrank below the threshold and grew again must not show the model from
+  // before: it is dropped when the graph moves in place.
+  const [wasBig, setWasBig] = useState(big);
+  if (wasBig !== big) {
+    setWasBig(big);
+    if (!big) setFromWorker(null);
+  }
   const client = useRef<GraphModelClient | null>(null);
   useEffect(() => {
     const created = new GraphModelClient(spawnLayoutWorker, setFromWorker);
@@ -81,10 +88,19 @@ export function useGraphModel(
       client.current = null;
     };
   }, []);
+  // Synced on a structural change or an option: text or reads arriving on demand replace
+  // `nodes` but not the graph key, and change no card.
+  const synced = useRef<readonly unknown[] | null>(null);
   useEffect(() => {
-    if (!big) return;
+    if (!big) {
+      synced.current = null;
+      return;
+    }
+    const key = [graphKey, session, expanded, showRelics, reads];
+    if (synced.current !== null && key.every((part, i) => part === synced.current?.[i])) return;
+    synced.current = key;
     client.current?.request({ session, nodes, expanded, showRelics, reads });
-  }, [big, nodes, session, expanded, showRelics, reads]);
+  }, [big, graphKey, nodes, session, expanded, showRelics, reads]);
 
   return big ? fromWorker : inPlace;
 }

@@ -59,8 +59,21 @@ const overlaps = (card: FlowNode, r: Rect) =>
   card.position.y < r.maxY &&
   card.position.y + card.height > r.minY;
 
+/** Whether an edge between two cards outside `rect` may pass through it (its box does). */
+function crosses(e: FlowEdge, cards: ReadonlyMap<string, FlowNode>, r: Rect): boolean {
+  const a = cards.get(e.source);
+  const b = cards.get(e.target);
+  if (a === undefined || b === undefined) return false;
+  return (
+    Math.min(a.position.x, b.position.x) < r.maxX &&
+    Math.max(a.position.x + a.width, b.position.x + b.width) > r.minX &&
+    Math.min(a.position.y, b.position.y) < r.maxY &&
+    Math.max(a.position.y + a.height, b.position.y + b.height) > r.minY
+  );
+}
+
 /**
- * The cards inside `rect` and the edges touching them, with the far end of each such edge
+ * The cards inside `rect` and the edges touching or crossing it, with the far end of each such edge
  * (so a line leaving the cover is still drawn to its card). Frames come first, so they are
  * drawn behind the cards they hold. One pass over the cards and one over the edges.
  */
@@ -75,7 +88,7 @@ export function visibleElements(
   const shownEdges: FlowEdge[] = [];
   const ends = new Set(inside);
   for (const e of edges.values()) {
-    if (!inside.has(e.source) && !inside.has(e.target)) continue;
+    if (!inside.has(e.source) && !inside.has(e.target) && !crosses(e, cards, rect)) continue;
     shownEdges.push(e);
     ends.add(e.source);
     ends.add(e.target);

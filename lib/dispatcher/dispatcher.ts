@@ -481,8 +481,9 @@ export class Dispatcher {
     const wanted = ids.filter((id): id is NodeId => id !== undefined);
     if (session.headId) wanted.push(session.headId);
     // Decisions read kinds, statuses and predecessors, never `reads` (they grow with the
-    // spine), and may come from the final-node cache: the claim re-checks under the lock.
-    const first = await this.deps.store.nodesById(session.id, wanted, { final: true });
+    // spine). The named nodes are read from the database (another instance may have deleted
+    // one); their predecessors then exist too, and may come from the final-node cache.
+    const first = await this.deps.store.nodesById(session.id, wanted, { reads: false });
     const preds = first.flatMap((n) => (n.predecessorId ? [n.predecessorId] : []));
     const second = await this.deps.store.nodesById(session.id, preds, { final: true });
     return new Map([...first, ...second].map((n) => [n.id, n] as const));

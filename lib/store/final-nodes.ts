@@ -4,12 +4,25 @@ import type { LedgerNode } from "../engine/types";
 /** Text held before the least recently used sessions are dropped: about 64 MiB of UTF-16. */
 export const FINAL_NODES_BUDGET_CHARS = 32 * 1024 * 1024;
 
-/** What one cached node costs besides its text (ids, kind, metadata, the entry itself). */
+/** What one cached node costs besides its text and metadata (ids, kind, the entry). */
 const NODE_OVERHEAD_CHARS = 256;
 
+interface Held {
+  readonly node: LedgerNode;
+  /** What it counts against the budget: text, metadata (a summary's covers_ids, tool
+   * calls' arguments) and the fixed part. */
+  readonly cost: number;
+}
+
 interface SessionEntry {
-  readonly nodes: Map<NodeId, LedgerNode>;
+  readonly nodes: Map<NodeId, Held>;
   chars: number;
+}
+
+function costOf(node: LedgerNode): number {
+  const metadata =
+    Object.keys(node.metadata).length === 0 ? 0 : JSON.stringify(node.metadata).length;
+  return node.content.length + metadata + NODE_OVERHEAD_CHARS;
 }
 
 /**
@@ -21,16 +34,26 @@ interface SessionEntry {
  * node another instance removed, because a node's predecessor outlives it.
  *
  * Keyed by session first, so a lookup can only ever answer a node of the session it names.
- * Bounded by the text it holds: past the budget, the least recently used sessions go.
+ * Bounded by what it holds: past the budget, the least recently used sessions go. Copies
+ * are frozen: every reader shares them.
+ *
+ * A read that began before a delete must not put the deleted nodes back: `remember` takes
+ * the {@link epoch} seen before the read, and keeps nothing if a delete came in between.
  */
 export class FinalNodes {
   private readonly sessions = new Map<SessionId, SessionEntry>();
   private chars = 0;
+  private deletes = 0;
 
   constructor(private readonly budgetChars = FINAL_NODES_BUDGET_CHARS) {}
 
+  /** Changes whenever something is forgotten: take it before a read, give it to remember. */
+  get epoch(): number {
+    return this.deletes;
+  }
+
   get(sessionId: SessionId, id: NodeId): LedgerNode | undefined {
-    return this.sessions.get(sessionId)?.nodes.get(id);
+    return this.sessions.get(sessionId)?.nodes.get(id)?.node;
   }
 
   /**
@@ -44,16 +67,20 @@ export class FinalNodes {
     this.touch(sessionId, entry);
     let id: NodeId | null = headId;
     while (id !== null) {
-      const node = entry.nodes.get(id);
-      if (node === undefined) return { above, missing: id };
-      above.push(node);
-      id = node.predecessorId;
+      const held = entry.nodes.get(id);
+      if (held === undefined) return { above, missing: id };
+      above.push(held.node);
+      id = held.node.predecessorId;
     }
     return { above, missing: null };
   }
 
-  /** Keeps the final ones of `nodes` (read without `reads`) of `sessionId`. */
-  remember(sessionId: SessionId, nodes: readonly LedgerNode[]): void {
+  /**
+   * Keeps the final ones of `nodes` (read without `reads`) of `sessionId` — unless a delete
+   * came since `epoch`, taken before they were read.
+   */
+  remember(sessionId: SessionId, nodes: readonly LedgerNode[], epoch: number): void {
+    if (epoch !== this.deletes) return;
     let entry = this.sessions.get(sessionId);
     for (const node of nodes) {
       if (node.status === "streaming" || node.sessionId !== sessionId) continue;
@@ -62,8 +89,9 @@ export class FinalNodes {
         this.sessions.set(sessionId, entry);
       }
       if (entry.nodes.has(node.id)) continue;
-      const cost = node.content.length + NODE_OVERHEAD_CHARS;
-      entry.nodes.set(node.id, node.reads.length === 0 ? node : { ...node, reads: [] });
+      const cost = costOf(node);
+      const copy = Object.freeze(node.reads.length === 0 ? { ...node } : { ...node, reads: [] });
+      entry.nodes.set(node.id, { node: copy, cost });
       entry.chars += cost;
       this.chars += cost;
     }
@@ -73,20 +101,25 @@ export class FinalNodes {
 
   /** Forgets removed nodes (a branch delete). */
   forget(sessionId: SessionId, ids: readonly NodeId[]): void {
+    this.deletes += 1;
     const entry = this.sessions.get(sessionId);
     if (entry === undefined) return;
     for (const id of ids) {
-      const node = entry.nodes.get(id);
-      if (node === undefined) continue;
-      const cost = node.content.length + NODE_OVERHEAD_CHARS;
+      const held = entry.nodes.get(id);
+      if (held === undefined) continue;
       entry.nodes.delete(id);
-      entry.chars -= cost;
-      this.chars -= cost;
+      entry.chars -= held.cost;
+      this.chars -= held.cost;
     }
   }
 
-  /** Forgets a whole session (deleted, or its ledger replaced). */
+  /** Forgets a whole session (deleted). */
   forgetSession(sessionId: SessionId): void {
+    this.deletes += 1;
+    this.drop(sessionId);
+  }
+
+  private drop(sessionId: SessionId): void {
     const entry = this.sessions.get(sessionId);
     if (entry === undefined) return;
     this.chars -= entry.chars;
@@ -114,6 +147,6 @@ export class FinalNodes {
     }
     // One session alone over the budget: start it afresh rather than grow without bound.
     const alone = this.sessions.get(keep);
-    if (this.chars > this.budgetChars && alone !== undefined) this.forgetSession(keep);
+    if (this.chars > this.budgetChars && alone !== undefined) this.drop(keep);
   }
 }

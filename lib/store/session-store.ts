@@ -524,8 +524,9 @@ export class SessionStore {
   }
 
   async deleteSession(id: SessionId): Promise<void> {
-    this.finals.forgetSession(id);
-    const { count } = await this.db.session.deleteMany({ where: { id } });
+    const { count } = await this.db.session.deleteMany({ where: { id } }).finally(() => {
+      this.finals.forgetSession(id);
+    });
     if (count === 0) throw new EngineError("session_not_found", `No session ${id}.`);
   }
 
@@ -586,8 +587,9 @@ export class SessionStore {
       else held.push(node);
     }
     if (missing.length === 0) return held;
+    const epoch = this.finals.epoch;
     const read = await this.nodesById(sessionId, missing, { reads: false });
-    this.finals.remember(sessionId, read);
+    this.finals.remember(sessionId, read, epoch);
     return [...held, ...read];
   }
 
@@ -715,28 +717,26 @@ export class SessionStore {
   /**
    * The spine without `reads`, walked through the final-node cache ([R136]): a warm turn
    * reads only the nodes written since the last walk — the reply just sealed, the user node
-   * just written — so its cost no longer follows the spine's length. The first node the
-   * cache misses is read alone (usually the only one); past that, the rest of the spine in
-   * one recursive query, as before. ROOT first; empty when `headId` is not in the session.
+   * just written — so its cost no longer follows the spine's length. The head itself is
+   * always read from the database: it must exist now (another instance may have deleted
+   * it), and then so does everything above it — a node's predecessor outlives it. From the
+   * first node above it that the cache misses, the rest of the spine comes in one recursive
+   * query, as before. ROOT first; empty when `headId` is not in the session.
    */
   private async finalSpine(sessionId: SessionId, headId: NodeId): Promise<LedgerNode[]> {
-    const bottomUp: LedgerNode[] = [];
-    let from: NodeId | null = headId;
-    for (let round = 0; from !== null; round++) {
-      const { above, missing } = this.finals.walk(sessionId, from);
+    const epoch = this.finals.epoch;
+    const [head] = await this.nodesById(sessionId, [headId], { reads: false });
+    if (head === undefined) return [];
+    this.finals.remember(sessionId, [head], epoch);
+    const bottomUp: LedgerNode[] = [head];
+    if (head.predecessorId !== null) {
+      const { above, missing } = this.finals.walk(sessionId, head.predecessorId);
       bottomUp.push(...above);
-      if (missing === null) break;
-      if (round > 0) {
+      if (missing !== null) {
         const rest = await this.spineRead(sessionId, missing, false);
-        this.finals.remember(sessionId, rest);
+        this.finals.remember(sessionId, rest, epoch);
         for (let i = rest.length - 1; i >= 0; i--) bottomUp.push(rest[i] as LedgerNode);
-        break;
       }
-      const [node] = await this.nodesById(sessionId, [missing], { reads: false });
-      if (node === undefined) break;
-      this.finals.remember(sessionId, [node]);
-      bottomUp.push(node);
-      from = node.predecessorId;
     }
     return bottomUp.reverse();
   }

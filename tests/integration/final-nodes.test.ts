@@ -49,9 +49,26 @@ describeEachDatabase("[R136] spine walks through the final-node cache", (kind) =
     expect(counts).toMatchObject({ raw: 0, findMany: 1 });
     expect(strip(warm)).toEqual(strip(await plain.spine(s.id, next.id)));
 
+    // The head is read every time (it may have been deleted since); nothing above it.
     counts.findMany = 0;
     await store.spine(s.id, next.id, { reads: false });
-    expect(counts).toMatchObject({ raw: 0, findMany: 0 });
+    expect(counts).toMatchObject({ raw: 0, findMany: 1 });
+  });
+
+  it("[R136] a branch deleted behind this store's back (another instance) is not found", async () => {
+    const { store } = countingStore(database);
+    const s = await store.createSession({});
+    const user = await append(store, s.id, "head", "user");
+    const reply = await append(store, s.id, user.id, "assistant");
+    await store.spine(s.id, reply.id, { reads: false });
+    // Another instance deletes the reply: this store's cache still holds it.
+    await plain.removeNodes(s.id, async () => ({ ids: [reply.id], headAfter: user.id }));
+    await expect(store.spine(s.id, reply.id, { reads: false })).rejects.toMatchObject({
+      code: "node_not_found",
+    });
+    expect(strip(await store.spine(s.id, user.id, { reads: false }))).toEqual(
+      strip(await plain.spine(s.id, user.id)),
+    );
   });
 
   it("[R136] a streaming node is read again every time, and its seal is what is then cached", async () => {

@@ -210,6 +210,52 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expectModel(shown.at(-1), l.graph("u2"), FOLDED);
   });
 
+  it("[R138] an answer that fails after a patch was held back shows that patch", () => {
+    const worker = new FakeWorker();
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    const l = new TestLedger().chain("R", "u1 a1");
+    client.request(input(l, "a1"));
+    worker.answer();
+    l.chain("a1", "u2");
+    client.request(input(l, "u2"));
+    const broken = new TestLedger().chain("R", "u1 a1 u2");
+    broken.add("a9", "u8");
+    client.request(input(broken, "a9"));
+    worker.answer(); // u2 applied, held back: a newer request waits
+    expect(shown).toHaveLength(1);
+    worker.answer(); // the newer one cannot be built
+    expect(shown).toHaveLength(2);
+    expectModel(shown[1], l.graph("u2"), FOLDED);
+  });
+
+  it("[R138] a reset that fails is followed by another: no card outlives its node", () => {
+    const worker = new FakeWorker();
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    const l = new TestLedger().chain("R", "u1 a1").add("a1x", "u1");
+    client.request(input(l, "a1"));
+    worker.answer();
+    expect(shown[0]?.cards.has("a1x")).toBe(true);
+    // The worker dies while the ledger is mid-update; the rebuild here fails at first.
+    l.remove("a1x");
+    const midUpdate = new TestLedger().chain("R", "u1 a1");
+    midUpdate.add("a9", "u8");
+    client.request(input(midUpdate, "a9"));
+    worker.onerror?.({} as ErrorEvent);
+    expect(shown).toHaveLength(1);
+    client.request(input(l, "a1"));
+    expect(shown).toHaveLength(2);
+    expect(shown[1]?.cards.has("a1x")).toBe(false);
+    expectModel(shown[1], l.graph("a1"), FOLDED);
+  });
+
   it("[R138] the worker module answers messages with the shared builder", async () => {
     const posted: unknown[] = [];
     const scope: {

@@ -75,5 +75,18 @@ describe("[R138] a large graph's canvas is given the cards around the view", () 
     expect(shown.nodes.map((n) => n.id)).toEqual(["frame", "near", "parent"]);
     expect(shown.edges.map((e) => e.id)).toEqual(["parent-near"]);
     expect(visibleElements(cards, edges, null)).toEqual({ nodes: [], edges: [] });
+    // A line between two cards far on either side of the cover still crosses it.
+    const across = new Map(
+      [card("left", -50_000, 0), card("right", 50_000, 0)].map((c) => [c.id, c]),
+    );
+    const line = new Map([edge("left", "right")].map((e) => [e.id, e]));
+    const crossing = visibleElements(across, line, {
+      minX: -1000,
+      minY: -1000,
+      maxX: 1000,
+      maxY: 1000,
+    });
+    expect(crossing.edges.map((e) => e.id)).toEqual(["left-right"]);
+    expect(crossing.nodes.map((n) => n.id)).toEqual(["left", "right"]);
   });
 });

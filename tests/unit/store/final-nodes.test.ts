@@ -32,7 +32,7 @@ const ids = (nodes: readonly LedgerNode[]) => nodes.map((n) => n.id);
 describe("[R136] the final-node cache", () => {
   it("[R136] walks the cached stretch of a spine and names the first node it misses", () => {
     const cache = new FinalNodes();
-    cache.remember(A, [node("r", null), node("u1", "r"), node("a1", "u1")]);
+    cache.remember(A, [node("r", null), node("u1", "r"), node("a1", "u1")], cache.epoch);
     expect(cache.walk(A, asNodeId("a1"))).toEqual({
       above: [node("a1", "u1"), node("u1", "r"), node("r", null)],
       missing: null,
@@ -46,11 +46,11 @@ describe("[R136] the final-node cache", () => {
 
   it("[R136] keeps only final nodes, and only under the session they belong to", () => {
     const cache = new FinalNodes();
-    cache.remember(A, [
-      node("r", null),
-      node("s", "r", { status: "streaming" }),
-      node("x", "r", { session: B }),
-    ]);
+    cache.remember(
+      A,
+      [node("r", null), node("s", "r", { status: "streaming" }), node("x", "r", { session: B })],
+      cache.epoch,
+    );
     expect(cache.get(A, asNodeId("r"))).toBeDefined();
     expect(cache.get(A, asNodeId("s"))).toBeUndefined();
     expect(cache.get(A, asNodeId("x"))).toBeUndefined();
@@ -59,9 +59,29 @@ describe("[R136] the final-node cache", () => {
     expect(cache.get(B, asNodeId("r"))).toBeUndefined();
   });
 
+  it("[R136] a read that began before a delete does not put the deleted nodes back", () => {
+    const cache = new FinalNodes();
+    const before = cache.epoch;
+    cache.forget(A, [asNodeId("u1")]); // the delete lands while the read is under way
+    cache.remember(A, [node("r", null), node("u1", "r")], before);
+    expect(cache.get(A, asNodeId("u1"))).toBeUndefined();
+    expect(cache.heldChars).toBe(0);
+    cache.remember(A, [node("r", null)], cache.epoch);
+    expect(cache.get(A, asNodeId("r"))).toBeDefined();
+  });
+
+  it("[R136] counts metadata against the budget, and hands out frozen copies", () => {
+    const cache = new FinalNodes();
+    const covers = Array.from({ length: 100 }, (_, i) => asNodeId(`n${i}`));
+    const summary = { ...node("S", "r", { content: "" }), metadata: { covers_ids: covers } };
+    cache.remember(A, [summary], cache.epoch);
+    expect(cache.heldChars).toBe(JSON.stringify(summary.metadata).length + 256);
+    expect(Object.isFrozen(cache.get(A, asNodeId("S")))).toBe(true);
+  });
+
   it("[R136] holds nodes without their reads", () => {
     const cache = new FinalNodes();
-    cache.remember(A, [{ ...node("a", null), reads: [asNodeId("r")] as NodeId[] }]);
+    cache.remember(A, [{ ...node("a", null), reads: [asNodeId("r")] as NodeId[] }], cache.epoch);
     expect(cache.get(A, asNodeId("a"))?.reads).toEqual([]);
   });
 
@@ -69,11 +89,11 @@ describe("[R136] the final-node cache", () => {
     // Each node costs its text plus 256: two sessions of one 300-char node fit in 1,200.
     const cache = new FinalNodes(1_200);
     const text = "x".repeat(300);
-    cache.remember(A, [node("ra", null, { content: text })]);
-    cache.remember(B, [node("rb", null, { session: B, content: text })]);
+    cache.remember(A, [node("ra", null, { content: text })], cache.epoch);
+    cache.remember(B, [node("rb", null, { session: B, content: text })], cache.epoch);
     cache.walk(A, asNodeId("ra")); // A is now the most recently used
     const C = asSessionId("sc");
-    cache.remember(C, [node("rc", null, { session: C, content: text })]);
+    cache.remember(C, [node("rc", null, { session: C, content: text })], cache.epoch);
     expect(cache.get(B, asNodeId("rb"))).toBeUndefined();
     expect(cache.get(A, asNodeId("ra"))).toBeDefined();
     expect(cache.get(C, asNodeId("rc"))).toBeDefined();
@@ -84,7 +104,7 @@ describe("[R136] the final-node cache", () => {
 
   it("[R136] a session alone over the budget is not kept at all", () => {
     const cache = new FinalNodes(500);
-    cache.remember(A, [node("r", null, { content: "y".repeat(600) })]);
+    cache.remember(A, [node("r", null, { content: "y".repeat(600) })], cache.epoch);
     expect(cache.get(A, asNodeId("r"))).toBeUndefined();
     expect(cache.heldChars).toBe(0);
   });
