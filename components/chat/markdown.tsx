@@ -1,6 +1,13 @@
 "use client";
 
-import { memo, useEffect, useRef, type AnchorHTMLAttributes } from "react";
+import {
+  memo,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  type AnchorHTMLAttributes,
+} from "react";
 import { Streamdown, defaultRehypePlugins, type StreamdownProps } from "streamdown";
 import { createCodePlugin } from "@streamdown/code";
 import { math } from "@streamdown/math";
@@ -61,6 +68,11 @@ export const Markdown = memo(function Markdown({
   streaming?: boolean;
 }) {
   const root = useRef<HTMLDivElement>(null);
+  // While it streams, the text renders at low priority: a burst of tokens costs one parse
+  // of the newest text, not one per token, and the render yields to input and to the rest
+  // of the page. A finished reply renders at once.
+  const deferred = useDeferredValue(text);
+  const shown = streaming ? deferred : text;
   // A code block scrolls on its own; keyboard users must be able to reach it to scroll it.
   // Once the reply is complete: no DOM walk per streamed token.
   useEffect(() => {
@@ -71,8 +83,9 @@ export const Markdown = memo(function Markdown({
       body.tabIndex = 0;
     }
   }, [streaming, text]);
-  return (
-    <div ref={root} className={s.root}>
+  // The sync render of a new token only brings the old text: it must not parse again.
+  const body = useMemo(
+    () => (
       <Streamdown
         className={`md ${s.md}`}
         plugins={PLUGINS}
@@ -83,8 +96,14 @@ export const Markdown = memo(function Markdown({
         lineNumbers={false}
         isAnimating={streaming}
       >
-        {text}
+        {shown}
       </Streamdown>
+    ),
+    [shown, streaming],
+  );
+  return (
+    <div ref={root} className={s.root}>
+      {body}
     </div>
   );
 });
