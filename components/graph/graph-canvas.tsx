@@ -28,7 +28,7 @@ import { LEGIBLE_ZOOM, MIN_ZOOM, READING_ZOOM, fitViewport, openingViewport } fr
 import { SideCard } from "./side-card";
 import { TurnCard } from "./turn-card";
 import { useGraphKeys } from "./use-graph-keys";
-import { selectBig, useGraphModel } from "./use-graph-model";
+import { useGraphModel } from "./use-graph-model";
 import { allElements, coverKey, coverRect, visibleElements } from "./visible-cards";
 
 // Module-level: React Flow warns (and remounts every card) when these change identity.
@@ -74,8 +74,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     [heldReads],
   );
   // Built in place for a small session; in the worker, from what changed, for a large one.
-  const model = useGraphModel(expanded, showRelics, reads);
-  const big = useSession(selectBig);
+  const { model, big } = useGraphModel(expanded, showRelics, reads);
   const rows = model?.rows ?? EMPTY_ROWS;
   const cards = model?.cards ?? EMPTY_CARDS;
   const row = selectedId === null ? undefined : rows.get(selectedId);

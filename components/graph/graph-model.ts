@@ -2,7 +2,7 @@ import { buildGraph, type GraphRow, type GraphView } from "@/lib/engine/build-gr
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { provenanceMarks } from "@/lib/engine/provenance-marks";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
-import type { FlowEdge, FlowNode, NavEntry } from "./flow-types";
+import type { FlowEdge, FlowNode, GraphLayout, NavEntry } from "./flow-types";
 import { layoutGraph } from "./layout";
 import { slimRow } from "./slim-row";
 import { LayoutCache } from "./tidy-tree";
@@ -40,11 +40,16 @@ export interface ModelOptions {
 const relicsOf = (view: GraphView) =>
   view.nodes.reduce((n, row) => (row.superseded_summary === true ? n + 1 : n), 0);
 
-/** The in-place model of a graph already built: layout and marks on this thread. */
-export function modelOf(view: GraphView, opts: ModelOptions, cache?: LayoutCache): GraphModel {
+/** The layout of a built graph, with the selection's provenance marks. */
+function markedLayout(view: GraphView, opts: ModelOptions, cache?: LayoutCache): GraphLayout {
   const marks =
     opts.reads !== null && opts.reads.length > 0 ? provenanceMarks(opts.reads, view) : null;
-  const layout = layoutGraph(view, { ...opts, marks }, cache);
+  return layoutGraph(view, { ...opts, marks }, cache);
+}
+
+/** The in-place model of a graph already built: layout and marks on this thread. */
+export function modelOf(view: GraphView, opts: ModelOptions, cache?: LayoutCache): GraphModel {
+  const layout = markedLayout(view, opts, cache);
   return {
     headId: view.headId,
     activeSummaryId: view.activeSummaryId,
@@ -179,9 +184,7 @@ export class GraphBuilder {
       showRelics: sync.showRelics,
       reads: sync.reads === null ? null : sync.reads.map(asNodeId),
     };
-    const marks =
-      opts.reads !== null && opts.reads.length > 0 ? provenanceMarks(opts.reads, view) : null;
-    const layout = layoutGraph(view, { ...opts, marks }, this.cache);
+    const layout = markedLayout(view, opts, this.cache);
     const byId = (x: { readonly id: string }) => x.id;
     return {
       gen: sync.gen,

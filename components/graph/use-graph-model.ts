@@ -37,7 +37,7 @@ function sizeOf(s: SessionState): number {
   return n;
 }
 
-export const selectBig = (s: SessionState) => sizeOf(s) > WORKER_FROM_NODES;
+const selectBig = (s: SessionState) => sizeOf(s) > WORKER_FROM_NODES;
 const selectNodes = (s: SessionState) => s.nodes;
 const selectGraphKey = (s: SessionState) => s.graphKey;
 const selectSession = (s: SessionState) => s.session;
@@ -48,13 +48,14 @@ const selectSession = (s: SessionState) => s.session;
  * larger one in a worker that holds the ledger and answers each change with what changed
  * ([R138]) — the page never builds a large graph itself. Until the worker's first answer
  * the model is null, which is also what the server renders for a large graph, so hydration
- * matches. Recomputed only on a structural change or an option, never on a token.
+ * matches. Recomputed only on a structural change or an option, never on a token. `big`
+ * says which: a large graph's canvas is given only the cards around the view.
  */
 export function useGraphModel(
   expanded: ReadonlySet<NodeId>,
   showRelics: boolean,
   reads: readonly NodeId[] | null,
-): GraphModel | null {
+): { readonly model: GraphModel | null; readonly big: boolean } {
   const big = useSession(selectBig);
   // Deferred: a structural change (a new turn, a seal) commits the transcript first.
   const graphKey = useDeferredValue(useSession(selectGraphKey));
@@ -102,5 +103,5 @@ export function useGraphModel(
     client.current?.request({ session, nodes, expanded, showRelics, reads });
   }, [big, graphKey, nodes, session, expanded, showRelics, reads]);
 
-  return big ? fromWorker : inPlace;
+  return { model: big ? fromWorker : inPlace, big };
 }

@@ -223,6 +223,20 @@ export const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
  * exactly two places, both here: `setHead` (the explicit user moves) and the chain-extension
  * rule inside `append` (compaction.md §5).
  */
+/** What a seal writes besides the text: the final status, the count, no lease, and the
+ * metadata and `reads` when given (as a reference when there is one). */
+function sealColumns(input: Omit<SealInput, "content">) {
+  return {
+    status: input.status,
+    tokenCount: input.tokenCount,
+    leaseUntil: null,
+    ...(input.metadata ? { metadata: encodeJson(input.metadata) } : {}),
+    ...(input.readsRef || input.reads
+      ? { reads: encodeReads(input.readsRef ?? input.reads ?? []) }
+      : {}),
+  };
+}
+
 /**
  * `spine(id, pred, depth)`: the walk from `headId` up its predecessors to ROOT, one indexed
  * lookup per node (depth 0 is the head), for queries that then join what they need.
@@ -955,16 +969,7 @@ export class SessionStore {
 
   /** Seals a streaming node once; a sealed node never changes again. */
   async seal(sessionId: SessionId, nodeId: NodeId, input: SealInput): Promise<LedgerNode> {
-    const data = {
-      status: input.status,
-      content: input.content,
-      tokenCount: input.tokenCount,
-      leaseUntil: null,
-      ...(input.metadata ? { metadata: encodeJson(input.metadata) } : {}),
-      ...(input.readsRef || input.reads
-        ? { reads: encodeReads(input.readsRef ?? input.reads ?? []) }
-        : {}),
-    };
+    const data = { ...sealColumns(input), content: input.content };
     // Sealing is what makes a reply final: one serialised write, retried like any write that
     // lost a race.
     const { count } = await this.write((tx) =>
@@ -1017,15 +1022,7 @@ export class SessionStore {
       }
       await tx.node.updateMany({
         where: { id: nodeId, sessionId, status: "streaming" },
-        data: {
-          status: input.status,
-          tokenCount: input.tokenCount,
-          leaseUntil: null,
-          ...(input.metadata ? { metadata: encodeJson(input.metadata) } : {}),
-          ...(input.readsRef || input.reads
-            ? { reads: encodeReads(input.readsRef ?? input.reads ?? []) }
-            : {}),
-        },
+        data: sealColumns(input),
       });
       return true;
     });

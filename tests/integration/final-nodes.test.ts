@@ -1,29 +1,11 @@
 import { expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
-import { tokens, type NodeId, type SessionId } from "@/lib/engine/ids";
+import { tokens } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
 import type { SessionStore } from "@/lib/store/session-store";
 import { countingStore } from "./support/counting-store";
+import { appendNode, appendPairs } from "./support/ledger";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
-
-async function append(
-  store: SessionStore,
-  sessionId: SessionId,
-  predecessorId: NodeId | "head",
-  kind: "user" | "assistant",
-  status: "complete" | "streaming" = "complete",
-): Promise<LedgerNode> {
-  const { node } = await store.append({
-    sessionId,
-    predecessorId,
-    kind,
-    content: `${kind} text`,
-    status,
-    tokenCount: tokens(3),
-    advanceHead: true,
-  });
-  return node;
-}
 
 const strip = (nodes: readonly LedgerNode[]) => nodes.map((n) => ({ ...n, reads: [] }));
 
@@ -35,13 +17,11 @@ describeEachDatabase("[R136] spine walks through the final-node cache", (kind) =
   it("[R136] a warm walk reads only the node written since, and answers what the database holds", async () => {
     const { store, counts } = countingStore(database);
     const s = await store.createSession({});
-    let head: LedgerNode | undefined;
-    for (let i = 0; i < 30; i++)
-      head = await append(store, s.id, "head", i % 2 ? "assistant" : "user");
+    const head = await appendPairs(store, s.id, 15);
     const cold = await store.spine(s.id, head!.id, { reads: false });
     expect(strip(cold)).toEqual(strip(await plain.spine(s.id, head!.id)));
 
-    const next = await append(store, s.id, head!.id, "user");
+    const next = await appendNode(store, s.id, head!.id, "user");
     counts.raw = 0;
     counts.findMany = 0;
     const warm = await store.spine(s.id, next.id, { reads: false });
@@ -58,8 +38,8 @@ describeEachDatabase("[R136] spine walks through the final-node cache", (kind) =
   it("[R136] a branch deleted behind this store's back (another instance) is not found", async () => {
     const { store } = countingStore(database);
     const s = await store.createSession({});
-    const user = await append(store, s.id, "head", "user");
-    const reply = await append(store, s.id, user.id, "assistant");
+    const user = await appendNode(store, s.id, "head", "user");
+    const reply = await appendNode(store, s.id, user.id, "assistant");
     await store.spine(s.id, reply.id, { reads: false });
     // Another instance deletes the reply: this store's cache still holds it.
     await plain.removeNodes(s.id, async () => ({ ids: [reply.id], headAfter: user.id }));
@@ -74,8 +54,8 @@ describeEachDatabase("[R136] spine walks through the final-node cache", (kind) =
   it("[R136] a streaming node is read again every time, and its seal is what is then cached", async () => {
     const { store, finals } = countingStore(database);
     const s = await store.createSession({});
-    const user = await append(store, s.id, "head", "user");
-    const reply = await append(store, s.id, user.id, "assistant", "streaming");
+    const user = await appendNode(store, s.id, "head", "user");
+    const reply = await appendNode(store, s.id, user.id, "assistant", { status: "streaming" });
     await store.spine(s.id, reply.id, { reads: false });
     expect(finals.get(s.id, reply.id)).toBeUndefined();
     expect(finals.get(s.id, user.id)).toBeDefined();
@@ -92,8 +72,8 @@ describeEachDatabase("[R136] spine walks through the final-node cache", (kind) =
   it("[R136] a deleted branch and a deleted session are forgotten; a foreign head is not found", async () => {
     const { store, finals } = countingStore(database);
     const s = await store.createSession({});
-    const user = await append(store, s.id, "head", "user");
-    const fork = await append(store, s.id, s.headId!, "user");
+    const user = await appendNode(store, s.id, "head", "user");
+    const fork = await appendNode(store, s.id, s.headId!, "user");
     await store.spine(s.id, fork.id, { reads: false });
     expect(finals.get(s.id, fork.id)).toBeDefined();
     await store.removeNodes(s.id, async () => ({ ids: [fork.id], headAfter: user.id }));

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
-import { tokens } from "@/lib/engine/ids";
 import { countingStore } from "./support/counting-store";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
+import { appendNode } from "./support/ledger";
 
 describeEachDatabase(
   "[R137] loading a session seals orphans without taking the lock for nothing",
@@ -13,24 +13,10 @@ describeEachDatabase(
     it("[R137] no orphan: a read, no write transaction; an orphan: sealed in one", async () => {
       const { store, counts } = countingStore(database);
       const s = await store.createSession({});
-      const user = await store.append({
-        sessionId: s.id,
-        predecessorId: "head",
-        kind: "user",
-        content: "hello",
-        status: "complete",
-        tokenCount: tokens(1),
-        advanceHead: true,
-      });
+      const user = await appendNode(store, s.id, "head", "user");
       // A live reply (its lease runs) is no orphan either.
-      await store.append({
-        sessionId: s.id,
-        predecessorId: user.node.id,
-        kind: "assistant",
-        content: "",
+      await appendNode(store, s.id, user.id, "assistant", {
         status: "streaming",
-        tokenCount: tokens(0),
-        advanceHead: false,
         leaseMs: 60_000,
       });
       counts.transactions = 0;
@@ -38,14 +24,9 @@ describeEachDatabase(
       expect(counts.transactions).toBe(0);
 
       // A lease that already ran out: the writer is gone.
-      const { node: orphan } = await store.append({
-        sessionId: s.id,
-        predecessorId: user.node.id,
-        kind: "assistant",
+      const orphan = await appendNode(store, s.id, user.id, "assistant", {
         content: "partial",
         status: "streaming",
-        tokenCount: tokens(0),
-        advanceHead: false,
         leaseMs: -60_000,
       });
       counts.transactions = 0;

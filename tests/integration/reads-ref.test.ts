@@ -1,13 +1,14 @@
 import { expect, it } from "vitest";
 
 import type { Database } from "@/lib/db/client";
-import { tokens, type NodeId, type SessionId } from "@/lib/engine/ids";
+import { tokens, type NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
 import { newNodeId } from "@/lib/ids";
 import { planImport, toLedgerFile, type ParsedLedgerFile } from "@/lib/portability/ledger-file";
 import type { SessionStore } from "@/lib/store/session-store";
 import { chat, wireCompaction } from "./support/compaction-helpers";
 import { countingStore } from "./support/counting-store";
+import { appendPairs } from "./support/ledger";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
 
@@ -22,23 +23,6 @@ async function run(turn: AsyncGenerator<unknown, { reply: LedgerNode }>): Promis
   return step.value.reply;
 }
 
-/** A chain of `pairs` complete user/assistant pairs under ROOT, HEAD at its end. */
-async function chain(store: SessionStore, sessionId: SessionId, pairs: number): Promise<void> {
-  for (let i = 0; i < pairs; i++) {
-    for (const kind of ["user", "assistant"] as const) {
-      await store.append({
-        sessionId,
-        predecessorId: "head",
-        kind,
-        content: `${kind} ${i}`,
-        status: "complete",
-        tokenCount: tokens(3),
-        advanceHead: true,
-      });
-    }
-  }
-}
-
 describeEachDatabase("[R134] reads stored as a reference to their rendering", (kind) => {
   let store: SessionStore;
   let database: Database;
@@ -47,7 +31,7 @@ describeEachDatabase("[R134] reads stored as a reference to their rendering", (k
   it("[R134] send, retry and edit store a reference; every full read answers the list read", async () => {
     const { dispatcher } = testDispatcher(store);
     const s = await store.createSession({});
-    await chain(store, s.id, 3);
+    await appendPairs(store, s.id, 3);
     const sent = await run(dispatcher.turn({ sessionId: s.id, mode: "send", content: "hello" }));
     const retried = await run(
       dispatcher.turn({ sessionId: s.id, mode: "retry", targetId: sent.id }),
@@ -203,7 +187,7 @@ describeEachDatabase("[R135] a reply's reads cost O(1) bytes to store", (kind) =
     const { dispatcher } = testDispatcher(store);
     const short = await store.createSession({});
     const long = await store.createSession({});
-    await chain(store, long.id, 100);
+    await appendPairs(store, long.id, 100);
     const a = await run(dispatcher.turn({ sessionId: short.id, mode: "send", content: "x" }));
     const b = await run(dispatcher.turn({ sessionId: long.id, mode: "send", content: "x" }));
     expect(b.reads.length).toBe(202);
@@ -223,7 +207,7 @@ describeEachDatabase("[R139] a sealed reply is answered without reading its read
     const { store, counts } = countingStore(database);
     const { dispatcher } = testDispatcher(store);
     const s = await store.createSession({});
-    await chain(store, s.id, 20);
+    await appendPairs(store, s.id, 20);
     // A first turn warms the final-node cache: the second walks no spine before its prompt.
     await run(dispatcher.turn({ sessionId: s.id, mode: "send", content: "first" }));
     counts.rawText.length = 0;

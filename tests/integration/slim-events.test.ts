@@ -1,28 +1,17 @@
 import { expect, it } from "vitest";
 import { PgBus, payloads } from "@/lib/events/pg-bus";
 import type { SessionEvent } from "@/lib/events/session-event";
-import { asNodeId, tokens } from "@/lib/engine/ids";
+import { asNodeId } from "@/lib/engine/ids";
 import type { TurnEvent } from "@/lib/dispatcher/run-turn";
 import type { SessionStore } from "@/lib/store/session-store";
 import { describeEachDatabase, useFreshStore, type FreshStore } from "./support/databases";
 import { recordEvents, testDispatcher } from "./support/dispatcher";
+import { appendPairs } from "./support/ledger";
 
 /** A session whose HEAD ends a spine of `pairs` user/assistant turns (written directly). */
 async function longSpine(store: SessionStore, pairs: number) {
   const s = await store.createSession({});
-  for (let i = 0; i < pairs; i++) {
-    for (const kind of ["user", "assistant"] as const) {
-      await store.append({
-        sessionId: s.id,
-        predecessorId: "head",
-        kind,
-        content: `${kind} ${i}`,
-        status: "complete",
-        tokenCount: tokens(3),
-        advanceHead: true,
-      });
-    }
-  }
+  await appendPairs(store, s.id, pairs);
   return s;
 }
 

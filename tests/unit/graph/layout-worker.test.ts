@@ -54,6 +54,18 @@ const input = (l: TestLedger, head: string, opts = FOLDED, summary?: string): Mo
   nodes: l.record(),
 });
 
+/** The first message a worker gets: the whole ledger, folded, nothing selected. */
+const resetSync = (gen: number, l: TestLedger, head: string, summary?: string): GraphSync => ({
+  gen,
+  reset: true,
+  session: l.session(head, summary),
+  upserts: l.nodes,
+  removed: [],
+  expanded: [],
+  showRelics: false,
+  reads: null,
+});
+
 /** What the worker's model must equal: the in-place one, with the rows slimmed. */
 function expectModel(model: GraphModel | undefined, view: GraphView, opts: ModelOptions) {
   if (model === undefined) throw new Error("no model delivered");
@@ -266,16 +278,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
     await import("@/components/graph/layout.worker");
     const l = compacted();
     scope.onmessage?.({
-      data: {
-        gen: 7,
-        reset: true,
-        session: l.session("a3", "S"),
-        upserts: l.nodes,
-        removed: [],
-        expanded: [],
-        showRelics: false,
-        reads: null,
-      },
+      data: resetSync(7, l, "a3", "S"),
     });
     const [reply] = posted as GraphReply[];
     if (reply === undefined || "error" in reply) throw new Error("no model");
@@ -291,16 +294,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
         reads: ["R", "u1"],
         metadata: { tool_calls: [{ id: "c1", name: "search", arguments: "x".repeat(9999) }] },
       });
-    const reply = new GraphBuilder().answer({
-      gen: 1,
-      reset: true,
-      session: l.session("a1"),
-      upserts: l.nodes,
-      removed: [],
-      expanded: [],
-      showRelics: false,
-      reads: null,
-    });
+    const reply = new GraphBuilder().answer(resetSync(1, l, "a1"));
     if ("error" in reply) throw new Error(reply.error);
     const byId = new Map(reply.rows.upserts.map((r) => [r.id, r]));
     expect(byId.get(nid("u1"))?.content.length).toBeLessThanOrEqual(90);
