@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import type { ApiKeyInfo } from "@/lib/store/api-key-store";
+import type { ApiKeyInfo } from "@/lib/engine/types";
 import { LocalTime } from "@/components/ui/local-time";
 import { cx } from "@/components/ui/cx";
 import styles from "./account.module.css";

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { listSessionsPage } from "@/app/actions";
-import type { SessionListItem } from "@/lib/store/session-store";
+import type { SessionListItem } from "@/lib/engine/types";
 import { DeleteSessionButton } from "./delete-session-button";
 import s from "./home.module.css";
 import { LocalTime } from "@/components/ui/local-time";

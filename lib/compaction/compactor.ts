@@ -4,10 +4,9 @@ import { autoCompactDecision } from "../engine/auto-compact-decision";
 import { latchAfterFailure, type AutoCompactLatch } from "../engine/auto-compact-latch";
 import { contextTokens } from "../engine/context-tokens";
 import { EngineError, isEngineError } from "../engine/errors";
-import { tokens, type NodeId, type Tokens } from "../engine/ids";
+import { tokens, type NodeId, type SessionId, type Tokens } from "../engine/ids";
 import { metaAfterCompaction } from "../engine/meta-after-compaction";
 import { planCompaction, type CompactionWork } from "../engine/plan-compaction";
-import type { AgentLoops } from "../dispatcher/agent-loops";
 import { resolveBudget, type Budget } from "../engine/resolve-budget";
 import { summaryDraft } from "../engine/summary-draft";
 import { turnsSinceCompaction } from "../engine/turns-since-compaction";
@@ -17,8 +16,8 @@ import { isProviderError } from "../llm/provider-error";
 import type { Providers } from "../llm/provider-factory";
 import { lookupModel } from "../llm/model-registry";
 import type { SessionStore } from "../store/session-store";
-import { loadView, type HeadView } from "../dispatcher/context";
-import type { TurnCompaction } from "../dispatcher/run-turn";
+import { loadView, type HeadView } from "../view/head-view";
+import type { TurnCompaction } from "./turn-compaction";
 import { summarizeInChunks } from "./summarize-in-chunks";
 
 export interface CompactorDeps {
@@ -29,8 +28,11 @@ export interface CompactorDeps {
   /** SPINDLE_CONTEXT_WINDOW / SPINDLE_KEEP_RECENT_TOKENS. */
   readonly serverWindow?: number | undefined;
   readonly serverKeepRecentTokens?: number | undefined;
-  /** The agent loops running in this process: a manual compaction waits for them. */
-  readonly loops?: AgentLoops;
+  /**
+   * Whether this process is running an agent loop in the session (between its tool rounds
+   * nothing streams, yet the loop still writes there): a manual compaction waits for it.
+   */
+  readonly isBusy?: (sessionId: SessionId) => boolean;
 }
 
 /** POST .../compact's answer (product.md §4). */
@@ -85,7 +87,7 @@ export class Compactor implements TurnCompaction {
       }
       // Between an agent's tool rounds nothing streams, but the loop still writes here. (Its
       // own reactive compaction is part of the loop and goes ahead.)
-      if (trigger === "manual" && this.deps.loops?.has(session.id)) {
+      if (trigger === "manual" && this.deps.isBusy?.(session.id)) {
         throw new EngineError(
           "turn_in_progress",
           "The assistant is still working in this session (running tools); compact once it has finished.",

@@ -4,7 +4,8 @@ import type { LedgerNode, SessionRecord, ToolCall } from "../engine/types";
 import type { ChatProvider, ToolSpec } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
 import { DEFAULT_TOOL_ROUNDS, MAX_AGENT_DEPTH, SEND_MESSAGE_TOOL, TASK_TOOL } from "./agent-tools";
-import { streamReply, type TurnCompaction, type TurnEvent } from "./run-turn";
+import type { TurnCompaction } from "../compaction/turn-compaction";
+import { streamReply, type TurnEvent } from "./run-turn";
 import type { TurnWriter } from "./turn-writer";
 
 /** What the loop needs from the dispatcher. */

@@ -17,8 +17,9 @@ import { leanNode } from "../engine/wire-node";
 import type { EventBus } from "../events/session-event";
 import type { Providers } from "../llm/provider-factory";
 import type { SessionStore } from "../store/session-store";
-import { loadRendering, loadView, viewBelow } from "./context";
-import { streamReply, type ReplyOptions, type TurnCompaction, type TurnEvent } from "./run-turn";
+import type { TurnCompaction } from "../compaction/turn-compaction";
+import { loadRendering, loadView, viewBelow } from "../view/head-view";
+import { streamReply, type ReplyOptions, type TurnEvent } from "./run-turn";
 import {
   runSubAgent,
   toolRounds,

@@ -7,7 +7,9 @@ import { isProviderError } from "../llm/provider-error";
 import type { ChatProvider, FinishReason, ToolSpec, Usage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
 import { referable, type ReadsRef } from "../engine/reads-ref";
-import { loadView, toWire, type HeadView, type Wire } from "./context";
+import type { TurnCompaction } from "../compaction/turn-compaction";
+import { loadView, type HeadView } from "../view/head-view";
+import { toWire, type Wire } from "../view/wire";
 import { StreamBuffer } from "./stream-buffer";
 import type { TurnWriter } from "./turn-writer";
 
@@ -25,20 +27,6 @@ export type TurnEvent =
       readonly message: string;
       readonly node?: WireNode;
     };
-
-/** Compaction's part in a turn (lib/compaction): before it, and on a context overflow. */
-export interface TurnCompaction {
-  /** Compacts the branch ending at `parentId` when the budget says so; true if it did. */
-  beforeTurn(
-    session: SessionRecord,
-    parentId: NodeId,
-    newMessageTokens: number,
-    /** The view of `parentId` when the caller loaded it already (one spine query a turn). */
-    view?: HeadView,
-  ): Promise<boolean>;
-  /** After `provider_overflow`: compacts the branch; true when the turn may retry once. */
-  onOverflow(session: SessionRecord, parentId: NodeId): Promise<boolean>;
-}
 
 export interface ReplyOptions {
   readonly store: SessionStore;

@@ -26,7 +26,8 @@ import {
   type LedgerFile,
 } from "../portability/ledger-file";
 import { planBranchCopy } from "../portability/branch-copy";
-import { DEFAULT_SYSTEM_PROMPT, type SessionPage, type SessionStore } from "../store/session-store";
+import { DEFAULT_SYSTEM_PROMPT } from "../engine/system-prompt";
+import type { SessionPage, SessionStore } from "../store/session-store";
 import type { SearchInput, SearchStore } from "../store/search-store";
 import type { SearchPage } from "../search/search-hit";
 import { createLedgerIndex } from "../engine/ledger-index";

@@ -95,6 +95,42 @@ export interface SessionRecord {
   readonly updatedAt: string;
 }
 
+/**
+ * A whole session to write at once, already re-ided and checked: an imported ledger, or a
+ * branch copied under a new ROOT. The store writes it; portability plans it.
+ */
+export interface ImportPlan {
+  readonly title: string;
+  readonly headId: NodeId;
+  readonly rootId: NodeId;
+  readonly meta: SessionMeta;
+  /** Nodes with fresh ids, in seq order; `sessionId` is filled by the store. */
+  readonly nodes: readonly Omit<LedgerNode, "sessionId">[];
+}
+
+/**
+ * A row of the session list: the session and the size of its DAG.
+ */
+export interface SessionListItem extends SessionRecord {
+  /** Every node of the ledger: ROOT, turns, summaries and notices. */
+  readonly nodeCount: number;
+  /**
+   * Branch tips: nodes that are not side leaves and have no child but side leaves (a
+   * session that holds only its ROOT has one, empty, branch).
+   */
+  readonly branchCount: number;
+}
+
+/** What the list of a user's keys shows: never the key, never its hash. */
+export interface ApiKeyInfo {
+  readonly id: string;
+  readonly name: string;
+  /** The key's first characters, to tell keys apart. */
+  readonly prefix: string;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+}
+
 /** A lookup into one session's ledger; `undefined` when no such node exists. */
 export type NodeLookup = (id: NodeId) => LedgerNode | undefined;
 

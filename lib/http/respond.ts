@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { httpStatusOf, isEngineError, type ErrorCode } from "../engine/errors";
+import { isEngineError, type ErrorCode } from "../engine/errors";
+import { errorBody, httpStatusOf } from "./status";
 import { readBodyText } from "./edge";
 import { parseJsonText } from "./json-text";
 
 /** The error body of every API route: `{error: {code, message}}`. */
 export function errorResponse(code: ErrorCode, message: string, status = httpStatusOf(code)) {
-  return Response.json({ error: { code, message } }, { status });
+  return Response.json(errorBody({ code, message }), { status });
 }
 
 /** zod may be bundled into several server chunks, so its errors are recognised by shape. */

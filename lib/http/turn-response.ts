@@ -1,4 +1,5 @@
-import { httpStatusOf, type ErrorCode } from "../engine/errors";
+import type { ErrorCode } from "../engine/errors";
+import { httpStatusOf } from "./status";
 import type { LedgerNode } from "../engine/types";
 
 /**

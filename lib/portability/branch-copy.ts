@@ -2,8 +2,7 @@ import { EngineError } from "../engine/errors";
 import type { NodeId, Tokens } from "../engine/ids";
 import { rendersInPlace } from "../engine/renders-in-place";
 import { isSideLeafKind } from "../engine/side-leaf";
-import type { LedgerNode, SessionMeta, SessionRecord } from "../engine/types";
-import type { ImportPlan } from "./ledger-file";
+import type { ImportPlan, LedgerNode, SessionMeta, SessionRecord } from "../engine/types";
 
 export interface BranchCopyInput {
   readonly source: SessionRecord;

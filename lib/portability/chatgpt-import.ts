@@ -1,5 +1,5 @@
 import { EngineError } from "../engine/errors";
-import { DEFAULT_SYSTEM_PROMPT } from "../store/session-store";
+import { DEFAULT_SYSTEM_PROMPT } from "../engine/system-prompt";
 import { chatGptConversationSchema, type ChatGptConversation } from "../http/schemas";
 import { messageText } from "./chatgpt-content";
 import { MAX_NODE_CHARS, type LedgerShell } from "./ledger-file";

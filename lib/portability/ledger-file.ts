@@ -5,7 +5,13 @@ import { tokens } from "../engine/ids";
 import { yieldToEventLoop } from "../yield-to-event-loop";
 import { EngineError } from "../engine/errors";
 import type { NodeId } from "../engine/ids";
-import type { LedgerNode, NodeMetadata, SessionMeta, SessionRecord } from "../engine/types";
+import type {
+  ImportPlan,
+  LedgerNode,
+  NodeMetadata,
+  SessionMeta,
+  SessionRecord,
+} from "../engine/types";
 
 /** The JSON export of one session: the whole ledger, append-only history included. */
 export interface LedgerFile {
@@ -146,15 +152,6 @@ function checkNodeCount(count: number, maxNodes: number): void {
       `The ledger has ${count.toLocaleString("en")} nodes; this server imports at most ${maxNodes.toLocaleString("en")}.`,
     );
   }
-}
-
-export interface ImportPlan {
-  readonly title: string;
-  readonly headId: NodeId;
-  readonly rootId: NodeId;
-  readonly meta: SessionMeta;
-  /** Nodes with fresh ids, in seq order; `sessionId` is filled by the store. */
-  readonly nodes: readonly Omit<LedgerNode, "sessionId">[];
 }
 
 /** How an import is checked beyond its shape. */

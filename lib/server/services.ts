@@ -82,7 +82,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     store,
     bus,
     providers,
-    loops,
+    isBusy: (id) => loops.has(id),
     count,
     serverWindow: cfg.contextWindow,
     serverKeepRecentTokens: cfg.keepRecentTokens,

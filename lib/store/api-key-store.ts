@@ -1,16 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db/client";
 import { EngineError } from "../engine/errors";
-
-/** What the list of a user's keys shows: never the key, never its hash. */
-export interface ApiKeyInfo {
-  readonly id: string;
-  readonly name: string;
-  /** The key's first characters, to tell keys apart. */
-  readonly prefix: string;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-}
+import type { ApiKeyInfo } from "../engine/types";
 
 /** The owner a valid key acts for. */
 export interface KeyOwner {

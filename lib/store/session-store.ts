@@ -3,10 +3,12 @@ import { Prisma } from "../generated/prisma/client";
 import { EngineError } from "../engine/errors";
 import { asNodeId, asSessionId, type NodeId, type SessionId, type Tokens } from "../engine/ids";
 import type {
+  ImportPlan,
   LedgerNode,
   NodeKind,
   NodeMetadata,
   NodeStatus,
+  SessionListItem,
   SessionMeta,
   SessionRecord,
 } from "../engine/types";
@@ -26,9 +28,9 @@ import {
 import { decodeListCursor, encodeListCursor } from "./list-cursor";
 import { withWriteRetry } from "./write-retry";
 import { FinalNodes } from "./final-nodes";
-import type { ImportPlan } from "../portability/ledger-file";
 import { LOCAL_OWNER, type OwnerId } from "../engine/ids";
 import { UNTITLED } from "../engine/session-title";
+import { DEFAULT_SYSTEM_PROMPT } from "../engine/system-prompt";
 import { yieldToEventLoop } from "../yield-to-event-loop";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -149,17 +151,6 @@ function uniqueNodes(rows: readonly NodeRow[]): LedgerNode[] {
   return [...byId.values()];
 }
 
-/** A row of the session list: the session and the size of its DAG. */
-export interface SessionListItem extends SessionRecord {
-  /** Every node of the ledger: ROOT, turns, summaries and notices. */
-  readonly nodeCount: number;
-  /**
-   * Branch tips: nodes that are not side leaves and have no child but side leaves (a
-   * session that holds only its ROOT has one, empty, branch).
-   */
-  readonly branchCount: number;
-}
-
 export interface SessionPage {
   readonly sessions: readonly SessionListItem[];
   /** Pass as `cursor` for the next page; null on the last page. */
@@ -213,9 +204,6 @@ const SKELETON_PREFIX = 2048;
 
 /** Ids per `IN (…)` list: well under SQLite's bound-parameter limit. */
 const COUNT_CHUNK = 500;
-
-/** The default system prompt, stored as each session's ROOT content. */
-export const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
 
 /**
  * The only code that touches the ledger tables. The ledger is append-only: a complete node is

@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import { isEngineError } from "@/lib/engine/errors";
 import { asNodeId, tokens, type NodeId, type SessionId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
-import type { TurnCompaction } from "@/lib/dispatcher/run-turn";
+import type { TurnCompaction } from "@/lib/compaction/turn-compaction";
 import { createExtractiveSummarizer } from "@/lib/llm/extractive-summarizer";
 import type { Summarizer } from "@/lib/llm/types";
 import { SessionStore } from "@/lib/store/session-store";

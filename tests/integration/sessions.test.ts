@@ -3,7 +3,7 @@ import { asOwnerId, type SessionId } from "@/lib/engine/ids";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import type { SessionEvent } from "@/lib/events/session-event";
 import { services } from "@/lib/server/services";
-import type { SessionListItem } from "@/lib/store/session-store";
+import type { SessionListItem } from "@/lib/engine/types";
 import { behaviours } from "../support/recording-behaviours";
 import { startRecordingServer } from "../support/recording-server";
 import { describeEachDatabase } from "./support/databases";

@@ -101,7 +101,7 @@ export function wireCompaction(
     store,
     bus,
     providers,
-    loops,
+    isBusy: (id) => loops.has(id),
     count: (t, m) => countTokens(t, m),
     serverWindow: options.serverWindow,
     serverKeepRecentTokens: options.serverKeepRecentTokens,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toWire } from "@/lib/dispatcher/context";
+import { toWire } from "@/lib/view/wire";
 import { expandReadsRef, referable } from "@/lib/engine/reads-ref";
 import { id, ledger } from "./helpers";
 

@@ -8,7 +8,7 @@ import {
   MAX_CONVERSATION_CHARS,
 } from "@/lib/portability/chatgpt-import";
 import { parseLedgerNodes, planImport, type LedgerShell } from "@/lib/portability/ledger-file";
-import { DEFAULT_SYSTEM_PROMPT } from "@/lib/store/session-store";
+import { DEFAULT_SYSTEM_PROMPT } from "@/lib/engine/system-prompt";
 
 /**
  * The ChatGPT importer on its own: hand-built exports in the public shape of

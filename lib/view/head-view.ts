@@ -1,9 +1,7 @@
 import { activeSummaryIds } from "../engine/active-summaries";
 import type { NodeId } from "../engine/ids";
 import { renderContext, type RenderedContext } from "../engine/render-context";
-import { sentMessages } from "../engine/sent-messages";
 import type { LedgerNode, SessionRecord } from "../engine/types";
-import type { ChatMessage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
 
 /** A head's spine, the session's active summary, and what the model reads from there. */
@@ -13,6 +11,9 @@ export interface HeadView {
   readonly rendering: RenderedContext;
 }
 
+/** What {@link loadView} reads: the spine and the active summaries, without `reads`. */
+export type ViewReads = Pick<SessionStore, "spine" | "nodesById">;
+
 /**
  * What the model reads from `headId`: the head's spine (one recursive query) and the
  * session's active summary, through the engine's one rendering rule (compaction.md §3).
@@ -21,7 +22,7 @@ export interface HeadView {
  * is the spine's text, once ([R118]).
  */
 export async function loadView(
-  store: SessionStore,
+  store: ViewReads,
   session: SessionRecord,
   headId: NodeId,
 ): Promise<HeadView> {
@@ -29,6 +30,11 @@ export async function loadView(
     store.spine(session.id, headId, { reads: false }),
     store.nodesById(session.id, activeSummaryIds(session.meta), { final: true }),
   ]);
+  return viewOf(spine, summaries);
+}
+
+/** The view of a spine (ROOT first) under the active summaries read for it. */
+export function viewOf(spine: readonly LedgerNode[], summaries: readonly LedgerNode[]): HeadView {
   const activeSummaries = summaries.filter((n) => n.kind === "summary");
   return {
     spine,
@@ -46,51 +52,14 @@ export function viewBelow(view: HeadView, node: LedgerNode): HeadView {
   if (node.predecessorId !== view.spine.at(-1)?.id) {
     throw new Error(`Node ${node.id} does not hang under the view's head.`);
   }
-  const spine = [...view.spine, node];
-  const activeSummaries = view.active ? [view.active] : [];
-  return { spine, active: view.active, rendering: renderContext({ spine, activeSummaries }) };
+  return viewOf([...view.spine, node], view.active ? [view.active] : []);
 }
 
+/** What the model would read from `headId` (the context route, the Markdown export). */
 export async function loadRendering(
-  store: SessionStore,
+  store: ViewReads,
   session: SessionRecord,
   headId: NodeId,
 ): Promise<RenderedContext> {
   return (await loadView(store, session, headId)).rendering;
-}
-
-/**
- * The provider's prompt for a rendering, in the same order. OpenAI-compatible servers reject
- * an assistant tool call that no tool result answers — which is exactly what a sub-agent's
- * branch sees (it opens from the caller's tool-call node, before the result exists) — so
- * unanswered calls are left off the wire, and an assistant message left with nothing to say
- * is dropped.
- */
-export function toChatMessages(rendered: RenderedContext): ChatMessage[] {
-  return toWire(rendered).messages;
-}
-
-/** A rendering as the provider receives it. */
-export interface Wire {
-  readonly messages: ChatMessage[];
-  readonly ids: NodeId[];
-}
-
-/**
- * The prompt of {@link toChatMessages} and the ids of the nodes it carries, in order: what
- * a reply records as `reads` is exactly what the provider received.
- */
-export function toWire(rendered: RenderedContext): Wire {
-  const out: ChatMessage[] = [];
-  const ids: NodeId[] = [];
-  for (const { message: m, calls } of sentMessages(rendered)) {
-    ids.push(m.id);
-    out.push({
-      role: m.role,
-      content: m.content,
-      ...(calls && calls.length > 0 ? { tool_calls: calls } : {}),
-      ...(m.toolCallId ? { tool_call_id: m.toolCallId } : {}),
-    });
-  }
-  return { messages: out, ids };
 }
