@@ -2,7 +2,6 @@ import { activeSummaries, summaryPolicyOf } from "./active-summaries";
 import { isAttachmentOf } from "./attachment";
 import { capsuleCoverage, type CapsuleCoverage } from "./capsule-coverage";
 import { messageTokens } from "./context-tokens";
-import { coversIdsOf } from "./covers-ids-of";
 import { EngineError } from "./errors";
 import { tokens, type NodeId, type SessionId, type Tokens } from "./ids";
 import { createLedgerIndex, type LedgerIndex } from "./ledger-index";
@@ -10,6 +9,7 @@ import { renderMessage } from "./render-message";
 import { rendersInPlace } from "./renders-in-place";
 import { isSideLeafKind } from "./side-leaf";
 import { spineOf } from "./spine-of";
+import { innerSummaryIds, isNestedSummary, turnsOf } from "./summary-turns";
 import type { LedgerNode, SessionRecord, SummaryPolicy } from "./types";
 
 /** One node of the graph wire contract (compaction.md §6, product.md §4). */
@@ -17,8 +17,9 @@ export interface GraphRow extends LedgerNode {
   /** On HEAD's predecessor spine. A summary or any other side leaf never is. */
   readonly onHeadSpine: boolean;
   /**
-   * This node's branch carries the capsule: a rendering from here admits the active
-   * summary. Exactly the last covered node and its descendants (side leaves excluded).
+   * This node's branch carries a capsule: a rendering from here admits an active summary
+   * (or, where a nested one does not apply whole, a summary it names). Exactly the last
+   * covered node of each such summary and its descendants (side leaves excluded).
    */
   readonly foldedIn: boolean;
   /**
@@ -33,11 +34,16 @@ export interface GraphRow extends LedgerNode {
   readonly siblingIndex: number;
   /** How many branch children the predecessor has; 1 for ROOT, side leaves, spawned roots. */
   readonly siblingCount: number;
-  /** Active summary rows only: what the capsule folds. */
+  /**
+   * Capsule rows only — the active summaries and the summaries nested under them: what the
+   * capsule folds (a nested one: the summaries it names).
+   */
   readonly covers_ids?: readonly NodeId[];
-  /** Summary rows that are not active: inert relics. */
+  /** A summary nested under another (compaction.md §7): the capsule that folds its capsule. */
+  readonly nestedIn?: NodeId;
+  /** Summary rows that are neither active nor nested under an active one: inert relics. */
   readonly superseded_summary?: true;
-  /** Active summary rows only: prompt tokens the substitution saves (negative if it costs). */
+  /** Capsule rows only: prompt tokens the substitution saves (negative if it costs). */
   readonly tokensSaved?: Tokens;
 }
 
@@ -45,8 +51,10 @@ export interface GraphRow extends LedgerNode {
 export interface GraphView {
   readonly sessionId: SessionId;
   readonly headId: NodeId | null;
-  /** The active summary, when the session has one that exists. */
+  /** The newest active summary, when the session has one that exists. */
   readonly activeSummaryId: NodeId | null;
+  /** Every active summary that exists, in order (compaction.md §7): one capsule each. */
+  readonly activeSummaryIds: readonly NodeId[];
   /** Every node of the session, in seq order. */
   readonly nodes: readonly GraphRow[];
 }
@@ -68,7 +76,7 @@ function carriers(tipId: NodeId, index: LedgerIndex, into: Set<NodeId>): void {
 
 function tokensSaved(summary: LedgerNode, index: LedgerIndex): Tokens {
   let saved = 0;
-  for (const id of coversIdsOf(summary)) {
+  for (const id of turnsOf(summary, index.get) ?? []) {
     const node = index.get(id);
     const message = node !== undefined && rendersInPlace(node) ? renderMessage(node) : null;
     if (message !== null) saved += messageTokens(message);
@@ -107,15 +115,35 @@ export function buildGraph(
   }
 
   const active = activeSummaries(session.meta, index.get, policy);
+  // One capsule per active summary, and one per summary nested under it (at any depth).
   const coverage = new Map<NodeId, CapsuleCoverage>();
-  const folded = new Set<NodeId>();
+  const nestedIn = new Map<NodeId, NodeId>();
+  // Covered turn → the (plain) summary whose capsule folds it; segments are disjoint.
+  const foldOwner = new Map<NodeId, NodeId>();
   const carrying = new Set<NodeId>();
-  for (const summary of active) {
+  const addCapsule = (summary: LedgerNode, parent: NodeId | null): void => {
+    if (coverage.has(summary.id)) return;
     const capsule = capsuleCoverage(summary, index);
     coverage.set(summary.id, capsule);
-    for (const id of capsule.coversIds) folded.add(id);
+    if (parent !== null) nestedIn.set(summary.id, parent);
     if (capsule.tipId !== null) carriers(capsule.tipId, index, carrying);
-  }
+    if (!isNestedSummary(summary)) {
+      for (const id of capsule.coversIds) if (!foldOwner.has(id)) foldOwner.set(id, summary.id);
+    }
+    for (const id of innerSummaryIds(summary)) {
+      const inner = index.get(id);
+      if (inner !== undefined && inner.kind === "summary") addCapsule(inner, summary.id);
+    }
+  };
+  for (const summary of active) addCapsule(summary, null);
+  /** Whether `node` leaves the capsule folding its predecessor and renders that stretch raw. */
+  const leavesCapsule = (node: LedgerNode): boolean => {
+    if (node.predecessorId === null) return false;
+    const owner = foldOwner.get(node.predecessorId);
+    if (owner === undefined || foldOwner.get(node.id) === owner) return false;
+    // A child of the segment's last node continues the branch that carries the capsule.
+    return coverage.get(owner)?.tipId !== node.predecessorId;
+  };
 
   // Branch children per node, in seq order: the alternatives a fork badge counts.
   const childCount = new Map<NodeId, number>();
@@ -148,12 +176,7 @@ export function buildGraph(
       createdAt: node.createdAt,
       onHeadSpine: onHeadSpine.has(node.id),
       foldedIn: carrying.has(node.id),
-      rawFork:
-        !sideLeaf &&
-        node.predecessorId !== null &&
-        folded.has(node.predecessorId) &&
-        !folded.has(node.id) &&
-        !carrying.has(node.id),
+      rawFork: !sideLeaf && leavesCapsule(node),
       childCount: childCount.get(node.id) ?? 0,
       siblingIndex: position ?? 0,
       siblingCount:
@@ -163,6 +186,8 @@ export function buildGraph(
     };
     if (capsule !== undefined) {
       row.covers_ids = capsule.coversIds;
+      const parent = nestedIn.get(node.id);
+      if (parent !== undefined) row.nestedIn = parent;
       row.tokensSaved = tokensSaved(node, index);
     } else if (node.kind === "summary") {
       row.superseded_summary = true;
@@ -173,7 +198,8 @@ export function buildGraph(
   return {
     sessionId: session.id,
     headId: session.headId,
-    activeSummaryId: active[0]?.id ?? null,
+    activeSummaryId: active.at(-1)?.id ?? null,
+    activeSummaryIds: active.map((summary) => summary.id),
     nodes: rows,
   };
 }

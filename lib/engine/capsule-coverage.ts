@@ -2,13 +2,16 @@ import { coversIdsOf } from "./covers-ids-of";
 import type { NodeId } from "./ids";
 import type { LedgerIndex } from "./ledger-index";
 import { isSideLeafKind } from "./side-leaf";
+import { innerSummaryIds, isNestedSummary, turnsOf } from "./summary-turns";
 import type { LedgerNode } from "./types";
 
 /** What the graph folds into a summary's capsule, and which branches carry it. */
 export interface CapsuleCoverage {
   /**
    * The row's `covers_ids` (compaction.md §6): `metadata.covers_ids` verbatim, extended with
-   * the caller subtrees of covered turns, minus ids that no longer exist. Never a summary id.
+   * the caller subtrees of covered turns, minus ids that no longer exist. Never a summary id
+   * — except on a nested summary, whose capsule folds the summaries it names (those that
+   * exist), each of which folds its own turns.
    */
   readonly coversIds: readonly NodeId[];
   /**
@@ -72,6 +75,10 @@ function segmentTip(segment: readonly NodeId[], index: LedgerIndex): NodeId | nu
  * Linear in the ledger.
  */
 export function capsuleCoverage(summary: LedgerNode, index: LedgerIndex): CapsuleCoverage {
+  if (isNestedSummary(summary)) {
+    const inner = innerSummaryIds(summary).filter((id) => index.get(id)?.kind === "summary");
+    return { coversIds: inner, tipId: segmentTip(turnsOf(summary, index.get) ?? [], index) };
+  }
   const segment = coversIdsOf(summary);
   const folded = new Set<NodeId>();
   const order: NodeId[] = [];

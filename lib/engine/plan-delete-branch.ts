@@ -1,18 +1,19 @@
-import { activeSummaryIds, summaryPolicyOf } from "./active-summaries";
-import { assertNever } from "./assert-never";
+import { activeSummaryIds, summaryPolicyOf, withActiveSet } from "./active-summaries";
 import { isAttachmentOf } from "./attachment";
-import { coversIdsOf } from "./covers-ids-of";
 import { EngineError } from "./errors";
 import type { NodeId } from "./ids";
 import type { LedgerIndex } from "./ledger-index";
+import { retireSummaries } from "./retire-summaries";
 import { isSideLeafKind } from "./side-leaf";
+import { turnsOf } from "./summary-turns";
 import type { LedgerNode, SessionMeta, SessionRecord, SummaryPolicy } from "./types";
 
 /**
  * A branch delete request. `index` need not hold the whole ledger, only what the plan
  * reads ([R116]): the tip's ancestors up to the fork point and the children of each (which
  * find the branch's top, {@link findBranchTop}), everything under that top, and the active
- * summaries. The dispatcher loads exactly that under the write lock.
+ * summaries with the summaries nested under them. The dispatcher loads exactly that under
+ * the write lock.
  */
 export interface DeleteBranchInput {
   readonly session: SessionRecord;
@@ -71,21 +72,6 @@ function walkUp(
     top = parent;
   }
   throw new EngineError("invalid_ledger", `The spine of ${tip.id} cycles.`);
-}
-
-/** The meta with `retired` no longer active under `policy`. */
-function retire(meta: SessionMeta, retired: readonly NodeId[], policy: SummaryPolicy): SessionMeta {
-  switch (policy) {
-    case "rolling-single": {
-      if (meta._last_summary_id === undefined || !retired.includes(meta._last_summary_id)) {
-        return meta;
-      }
-      const { _last_summary_id: _id, _last_summary_text: _text, ...rest } = meta;
-      return rest;
-    }
-    default:
-      return assertNever(policy, "summary policy");
-  }
 }
 
 /** Where a branch delete reaches: the tip, the topmost node only it holds, the fork point. */
@@ -149,7 +135,8 @@ export function branchTop(
  *
  * HEAD moves to the fork point if it was removed. An active summary whose covered segment
  * loses a node can no longer apply to any branch (deleted ids lie on no spine), so it is
- * retired: `_last_summary_id` / `_last_summary_text` are cleared and it stays as a relic.
+ * retired: it leaves the active set (`_last_summary_id` / `_last_summary_text` are cleared)
+ * and stays as a relic; a nested one leaves the summaries it names that still hold.
  *
  * @throws EngineError `node_not_found`; `node_not_deletable` for ROOT, a summary or a
  *   notice; `not_a_branch_tip` when the node has branch children; `turn_in_progress` when
@@ -177,14 +164,21 @@ export function planDeleteBranch(input: DeleteBranchInput): DeleteBranchPlan {
   }
   const ids = index.nodes.filter((node) => removed.has(node.id)).map((node) => node.id);
 
-  const retiredSummaryIds = activeSummaryIds(session.meta, policy).filter((id) => {
-    const summary = index.get(id);
-    return (
-      removed.has(id) ||
-      (summary !== undefined && coversIdsOf(summary).some((covered) => removed.has(covered)))
-    );
-  });
-  const metaAfter = retire(session.meta, retiredSummaryIds, policy);
+  // A summary whose segment lost a node can never apply again; one nesting it hands its
+  // place to the summaries it names that still can ([R246]).
+  const before = activeSummaryIds(session.meta, policy);
+  const after = retireSummaries(
+    before,
+    (summary) =>
+      removed.has(summary.id) ||
+      (turnsOf(summary, index.get) ?? []).some((covered) => removed.has(covered)),
+    index.get,
+  );
+  const retiredSummaryIds = before.filter((id) => after.retired.includes(id));
+  const metaAfter =
+    retiredSummaryIds.length === 0
+      ? session.meta
+      : withActiveSet(session.meta, after.active, policy);
   const headMoves = session.headId !== null && removed.has(session.headId);
 
   return {

@@ -6,13 +6,13 @@ export interface ProvenanceMarks {
   /** Rows that glow: the reads that still exist. Everything else dims. */
   readonly glowing: ReadonlySet<NodeId>;
   /**
-   * The capsule glows: the call read the active summary. The nodes the summary stands in
-   * for are not in the reads, so they do not glow — the summary did, not they.
+   * A capsule glows: the call read an active summary (or one nested under it). The nodes the
+   * summary stands in for are not in the reads, so they do not glow — the summary did.
    */
   readonly capsuleGlows: boolean;
   /**
-   * Reads now folded inside the capsule: raw turns the call read before a later compaction
-   * covered them. They glow when the capsule is expanded.
+   * Reads now folded inside a capsule: raw turns (or a summary, now nested) the call read
+   * before a later compaction covered them. They glow when the capsule is expanded.
    */
   readonly insideCapsule: readonly NodeId[];
 }
@@ -23,21 +23,24 @@ export interface ProvenanceMarks {
  */
 export function provenanceMarks(
   reads: readonly NodeId[],
-  graph: Pick<GraphView, "activeSummaryId" | "nodes">,
+  graph: Pick<GraphView, "nodes">,
 ): ProvenanceMarks {
   const existing = new Set<NodeId>();
-  let capsule: ReadonlySet<NodeId> = new Set();
+  // Every capsule — the active summaries and the ones nested under them — and what it folds.
+  const capsules = new Set<NodeId>();
+  const folded = new Set<NodeId>();
   for (const row of graph.nodes) {
     existing.add(row.id);
-    if (row.id === graph.activeSummaryId && row.covers_ids !== undefined) {
-      capsule = new Set(row.covers_ids);
+    if (row.covers_ids !== undefined) {
+      capsules.add(row.id);
+      for (const id of row.covers_ids) folded.add(id);
     }
   }
   const glowing = new Set<NodeId>();
   for (const id of reads) if (existing.has(id)) glowing.add(id);
   return {
     glowing,
-    capsuleGlows: graph.activeSummaryId !== null && glowing.has(graph.activeSummaryId),
-    insideCapsule: [...glowing].filter((id) => capsule.has(id)),
+    capsuleGlows: [...glowing].some((id) => capsules.has(id)),
+    insideCapsule: [...glowing].filter((id) => folded.has(id)),
   };
 }

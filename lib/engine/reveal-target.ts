@@ -4,6 +4,7 @@ import { coversIdsOf } from "./covers-ids-of";
 import type { NodeId } from "./ids";
 import type { LedgerIndex } from "./ledger-index";
 import { spineOf } from "./spine-of";
+import { isNestedSummary } from "./summary-turns";
 import type { LedgerNode } from "./types";
 
 export interface RevealTarget {
@@ -44,16 +45,28 @@ export function revealTarget(
 
 /**
  * The conversation node that stands for `node` in a transcript. Reads only `node` and the
- * nodes it names (a summary's covered ids, a notice's predecessor); {@link revealTarget}
+ * nodes it names (a summary's covered ids — a nested one's summaries and theirs — a
+ * notice's predecessor); {@link revealTarget}
  * then reads HEAD's spine and the subtree under the anchor — a caller may index just those.
  */
-export function anchorOf(index: LedgerIndex, node: LedgerNode): LedgerNode | undefined {
+export function anchorOf(index: LedgerIndex, node: LedgerNode, depth = 0): LedgerNode | undefined {
   switch (node.kind) {
-    case "summary":
+    case "summary": {
+      // A nested summary's covers name summaries: its anchor is theirs, the last that has one.
+      if (isNestedSummary(node)) {
+        if (depth > index.nodes.length) return undefined;
+        for (const id of [...coversIdsOf(node)].reverse()) {
+          const inner = index.byId.get(id);
+          const anchor = inner?.kind === "summary" ? anchorOf(index, inner, depth + 1) : undefined;
+          if (anchor !== undefined) return anchor;
+        }
+        return undefined;
+      }
       return [...coversIdsOf(node)]
         .reverse()
         .map((id) => index.byId.get(id))
         .find((n) => n !== undefined);
+    }
     case "notice":
       return node.predecessorId === null ? undefined : index.byId.get(node.predecessorId);
     case "root":

@@ -19,6 +19,10 @@ export interface SummaryMetadata extends NodeMetadata {
   readonly kept_user_turns: number;
   /** The summary this one absorbed, when it chained one. */
   readonly previous_summary_id?: NodeId;
+  /** The summaries this one absorbed, when it chained several (oldest first). */
+  readonly absorbed_summary_ids?: readonly NodeId[];
+  /** A nested summary: covers_ids names summaries (compaction.md §7). */
+  readonly covers_summaries?: true;
   readonly tokens_before: Tokens;
 }
 
@@ -54,6 +58,10 @@ export function summaryDraft(plan: CompactionWork, summary: SummaryText): Summar
       kept_user_turns: plan.keptUserTurns,
       tokens_before: plan.tokensBefore,
       ...(plan.previousSummary !== null ? { previous_summary_id: plan.previousSummary.id } : {}),
+      ...(plan.absorbed.length > 1 && !plan.coversSummaries
+        ? { absorbed_summary_ids: plan.absorbed.map((s) => s.id) }
+        : {}),
+      ...(plan.coversSummaries ? { covers_summaries: true as const } : {}),
       ...(summary.model !== undefined ? { model: summary.model } : {}),
     },
     reads: plan.reads,

@@ -15,8 +15,13 @@ export interface ToolCall {
 
 /** Free-form JSON on a node; the keys below have fixed meanings. */
 export interface NodeMetadata {
-  /** Summaries only: the contiguous chain segment of real turns this summary stands in for. */
+  /**
+   * Summaries only: the contiguous chain segment of real turns this summary stands in for —
+   * or, on a nested summary (`covers_summaries: true`), the summaries it stands in for.
+   */
   readonly covers_ids?: readonly NodeId[];
+  /** A nested summary (compaction.md §7): its covers_ids name summaries, oldest first. */
+  readonly covers_summaries?: boolean;
   readonly model?: string;
   readonly finish_reason?: string;
   readonly tool_calls?: readonly ToolCall[];
@@ -60,10 +65,17 @@ export interface SessionSettings {
   readonly tools?: boolean;
   /** Tool rounds one turn may run before it ends with a notice (default 8). */
   readonly toolRounds?: number;
+  /** How compaction keeps its summaries (compaction.md §7); default `rolling-single`. */
+  readonly policy?: SummaryPolicy;
 }
 
-/** Which summaries count as active (compaction.md §7). Only one policy exists today. */
-export type SummaryPolicy = "rolling-single";
+/**
+ * How compaction keeps its summaries (compaction.md §7). `rolling-single`: one summary,
+ * replaced at every compaction. `segmented`: one summary per compacted segment, earlier
+ * ones kept. `nested`: segments, and the oldest summaries summarised again when they grow.
+ */
+export const SUMMARY_POLICIES = ["rolling-single", "segmented", "nested"] as const;
+export type SummaryPolicy = (typeof SUMMARY_POLICIES)[number];
 
 /**
  * Who chose the session's title: `user` (given at creation, a rename, an import) or `auto`
@@ -76,7 +88,14 @@ export type TitleSource = "user" | "auto";
 export interface SessionMeta {
   readonly _last_summary_id?: NodeId;
   readonly _last_summary_text?: string;
+  /**
+   * The active set when it is not the single `_last_summary_id` (a session that compacted
+   * under `segmented` or `nested`): summary ids in the order they were written. Present,
+   * it replaces `_last_summary_id` / `_last_summary_text`, which are then absent.
+   */
+  readonly _active_summary_ids?: readonly NodeId[];
   readonly settings?: SessionSettings;
+  /** Older spelling of `settings.policy`, still read (an import could set it). */
   readonly policy?: SummaryPolicy;
   readonly titleSource?: TitleSource;
   /** A session made by "new session from this branch": the branch tip it copied. */

@@ -165,7 +165,8 @@ describe("summary policy (compaction.md §7)", () => {
   });
 
   it("[R18] an unknown policy smuggled in through JSON fails loudly", () => {
-    const meta = { policy: "segmented" as "rolling-single" };
+    // "segmented" and "nested" are policies now (issue 23); "stacked" is not.
+    const meta = { policy: "stacked" as "rolling-single" };
     expect(codeOf(() => activeSummaryIds(meta))).toBe("internal");
   });
 });
