@@ -3,7 +3,7 @@
 //   append <url> <sessionId> <count>   append `count` user nodes at HEAD, one write each
 //   stream <url> <sessionId>           run one slow turn (prints "streaming <id>" once text is stored)
 import { openDatabase } from "@/lib/db/client";
-import { asSessionId } from "@/lib/engine/ids";
+import { asNodeId, asSessionId } from "@/lib/engine/ids";
 import { tokens } from "@/lib/engine/ids";
 import { newNodeId, newSessionId } from "@/lib/ids";
 import { SessionStore } from "@/lib/store/session-store";
@@ -41,6 +41,16 @@ if (mode === "append") {
   process.exit(0);
 }
 
+/** Prints "streaming <id>" once the reply's row holds some of its text. */
+async function announceOnceStored(id: string): Promise<void> {
+  for (;;) {
+    const node = await store.node(sessionId, asNodeId(id));
+    if (node.content.length > 0) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  console.log(`streaming ${id}`);
+}
+
 if (mode === "stream") {
   const providers = createProviders({
     openai: undefined,
@@ -66,10 +76,10 @@ if (mode === "stream") {
     content: "Tell me a long story.",
   })) {
     if (event.type === "delta" && !announced) {
-      // Wait until a flush has put partial text into the ledger, then tell the parent.
-      await new Promise((r) => setTimeout(r, 150));
+      // Tell the parent once a flush has put partial text into the ledger: read it back
+      // rather than guess how long a flush takes on a busy machine.
       announced = true;
-      console.log(`streaming ${event.id}`);
+      void announceOnceStored(event.id);
     }
   }
   console.log("finished");
