@@ -58,22 +58,26 @@ test("chat: send, stream, retry with sibling navigation, edit, graph and provena
   await testInfo.attach("chat", { path: shot, contentType: "image/png" });
 });
 
-test("compaction: /compact folds old turns into a summary the next reply reads", async ({
+test("[R200] [R201] compaction: /compact in a six-message chat folds all but the latest exchange", async ({
   page,
   request,
-  baseURL,
 }, testInfo) => {
   const id = await newSession(page, "E2E compaction");
-  const patched = await request.patch(`/api/sessions/${id}`, {
-    data: { settings: { keepRecentTokens: 150 } },
-    headers: { origin: baseURL ?? "" },
-  });
-  expect(patched.ok()).toBe(true);
-  for (const q of ["First: apples?", "Second: bananas?", "Third: cherries?"]) await send(page, q);
+  const compact = page.getByRole("button", { name: "Compact" });
+  await send(page, "First: apples?");
+  // One exchange: nothing to compact, and the button says so before any click.
+  await expect(compact).toHaveAttribute("aria-disabled", "true");
+  await expect(compact).toHaveAttribute("title", /Not enough conversation/);
+  for (const q of ["Second: bananas?", "Third: cherries?"]) await send(page, q);
+  await expect(compact).not.toHaveAttribute("aria-disabled", "true");
 
+  // The ordinary kept window would hold all six messages; /compact asks for it anyway.
   await page.getByLabel("Message").fill("/compact");
   await page.getByLabel("Message").press("Enter");
-  await expect(page.getByRole("status")).toContainText(/Compacted \d+ turns/);
+  await expect(page.getByRole("status")).toContainText(/Compacted 4 turns/);
+  await expect(page.locator(".react-flow__node", { hasText: "Summary of 4 turns" })).toBeVisible();
+  // Only the summary and the latest exchange are read now: nothing more to do.
+  await expect(compact).toHaveAttribute("aria-disabled", "true");
   await expect(page.locator(".summary-card")).toContainText(
     "The model reads a summary instead of the",
   );

@@ -21,6 +21,7 @@ import { Transcript } from "./transcript";
 import { useSessionActions } from "./use-session-actions";
 import { useSessionEvents } from "./use-session-events";
 import { useNarrowScreen } from "./use-narrow-screen";
+import { useCompactReadiness } from "./use-compact-readiness";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { SessionMenu } from "@/components/session/session-menu";
 import { SearchButton } from "@/components/search/search-launcher";
@@ -61,6 +62,7 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
   const notice = useSession((s) => s.notice);
   const busy = useSession((s) => s.busy);
   const streaming = useSession(selectStreaming);
+  const compactable = useCompactReadiness();
   const setError = useSession((s) => s.setError);
   const setNotice = useSession((s) => s.setNotice);
   const narrow = useNarrowScreen();
@@ -119,12 +121,17 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
         <ContextMeter />
         <button
           className="btn"
-          onClick={() => void actions.compact()}
+          // Not disabled outright when there is nothing to compact: the reason stays
+          // reachable (a tooltip, and a tap on a phone shows it) without asking the server.
+          onClick={() =>
+            compactable.ready ? void actions.compact() : setNotice(compactable.reason)
+          }
           disabled={busy !== null || streaming}
+          aria-disabled={!compactable.ready || undefined}
           title={
             streaming
               ? "Wait for the reply to finish"
-              : "Summarise the oldest turns of this branch now"
+              : (compactable.reason ?? "Summarise everything before the latest exchange now")
           }
         >
           {busy === "compact" ? "Compacting…" : "Compact"}

@@ -8,7 +8,7 @@ export type ComposerCommand =
   | { readonly kind: "invalid"; readonly message: string };
 
 export const SLASH_HELP: readonly { readonly usage: string; readonly what: string }[] = [
-  { usage: "/compact", what: "summarise the oldest turns of this branch now" },
+  { usage: "/compact", what: "summarise everything before the latest exchange now" },
   { usage: "/task <prompt>", what: "run a sub-agent on a side branch; its result returns here" },
   { usage: "/send <session-id> <text>", what: "send a message to another session" },
   { usage: "/model <name>", what: "switch this session's model" },

@@ -105,6 +105,8 @@ export class Compactor implements TurnCompaction {
           trigger === "reactive"
             ? Math.min(keepRecentTokens, Math.floor(contextTokens(rendering.messages) / 2))
             : keepRecentTokens,
+        // The user asked for it: everything before the latest exchange goes ([R200]).
+        keep: trigger === "manual" ? "latest-exchange" : "window",
       });
       if (plan.kind === "notice") {
         bus.publish(session.id, {

@@ -35,7 +35,16 @@ export interface CompactionInput {
    * compaction merges them with the new segment into one summary. Default: no limit.
    */
   readonly summariesBudget?: number;
+  /**
+   * What stays verbatim: `window` (auto and reactive compaction) keeps the longest tail that
+   * fits `keepRecentTokens`; `latest-exchange` (a manual `/compact`, the user's explicit
+   * ask) keeps only the newest user message and what follows it ([R200]). Default `window`.
+   */
+  readonly keep?: CompactionKeep;
 }
+
+/** Which tail a compaction keeps verbatim (see {@link CompactionInput.keep}). */
+export type CompactionKeep = "window" | "latest-exchange";
 
 /** Compaction has nothing to do; the pipeline shows `message` and writes nothing. */
 export interface CompactionNotice {
@@ -192,11 +201,15 @@ export function planCompaction(input: CompactionInput): CompactionPlan {
     );
   }
 
-  const cut = findCutIndex(view, input.keepRecentTokens);
+  // The latest exchange alone is the shortest tail the cut rules allow: a budget of zero.
+  const latest = input.keep === "latest-exchange";
+  const cut = findCutIndex(view, latest ? 0 : input.keepRecentTokens);
   if (cut.kind === "nothing_to_compact") {
     return notice(
       "nothing_to_compact",
-      `Nothing to compact: the recent turns already fit the kept window of ${input.keepRecentTokens} tokens.`,
+      latest
+        ? "Nothing to compact: everything before the latest exchange is already summarised."
+        : `Nothing to compact: the recent turns already fit the kept window of ${input.keepRecentTokens} tokens.`,
       tokensBefore,
     );
   }

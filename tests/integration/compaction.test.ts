@@ -330,14 +330,10 @@ describeEachDatabase("compaction pipeline", (kind) => {
     const kept = raw.slice(1 + covers.length);
     expect(after.ids).toEqual([root, summary.id, ...kept]);
 
-    // The kept tail is the longest suffix that fits, snapped forward to a user turn.
+    // A manual compaction keeps the latest exchange and nothing else ([R200]).
     const keptMessages = after.messages.slice(2);
-    expect(keptMessages[0]?.kind).toBe("user");
-    expect(contextTokens(keptMessages)).toBeLessThanOrEqual(KEEP);
-    const previousUser = before.messages.findLastIndex(
-      (m, i) => m.kind === "user" && i < before.messages.length - keptMessages.length,
-    );
-    expect(contextTokens(before.messages.slice(previousUser))).toBeGreaterThan(KEEP);
+    expect(keptMessages.map((m) => m.kind)).toEqual(["user", "assistant"]);
+    expect(keptMessages.map((m) => m.id)).toEqual(before.ids.slice(-2));
 
     // The summary call read the covered slice; the summary is what the next prompt reads.
     expect(summary.reads).toEqual(before.ids.slice(1, 1 + covers.length));
@@ -377,6 +373,35 @@ describeEachDatabase("compaction pipeline", (kind) => {
     const next = await dispatcher.runTurn({ sessionId, mode: "send", content: "And now?" });
     expect(next.reply.reads.slice(0, 2)).toEqual([root, summary.id]);
     for (const id of covers) expect(next.reply.reads).not.toContain(id);
+  });
+
+  it("[R45] [R200] automatic compaction keeps the longest tail that fits; manual only the latest exchange", async () => {
+    const { dispatcher, compactor } = wireCompaction(store);
+    const sessionId = await newSession({ keepRecentTokens: KEEP });
+    await chat(dispatcher, sessionId, 5);
+    const before = await dispatcher.context(sessionId);
+    const session = await store.getSession(sessionId);
+    const auto = (await compactor.compact(session, session.headId, "auto")).summary as LedgerNode;
+    expect(auto).not.toBeNull();
+    const after = await dispatcher.context(sessionId);
+    // The kept tail is the longest suffix that fits, snapped forward to a user turn.
+    const keptMessages = after.messages.slice(2);
+    expect(keptMessages[0]?.kind).toBe("user");
+    expect(keptMessages.filter((m) => m.kind === "user").length).toBeGreaterThan(1);
+    expect(contextTokens(keptMessages)).toBeLessThanOrEqual(KEEP);
+    const previousUser = before.messages.findLastIndex(
+      (m, i) => m.kind === "user" && i < before.messages.length - keptMessages.length,
+    );
+    expect(contextTokens(before.messages.slice(previousUser))).toBeGreaterThan(KEEP);
+
+    // The same view compacted by hand: only the latest exchange stays verbatim.
+    const manual = (await compactor.compact(await store.getSession(sessionId)))
+      .summary as LedgerNode;
+    expect(manual.metadata["previous_summary_id"]).toBe(auto.id);
+    expect((await dispatcher.context(sessionId)).ids.slice(1)).toEqual([
+      manual.id,
+      ...before.ids.slice(-2),
+    ]);
   });
 
   it("[R49] re-compaction absorbs the previous summary, extends covers_ids, and reads the summary's id", async () => {

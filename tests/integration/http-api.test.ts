@@ -47,6 +47,13 @@ describe("[R69] HTTP API", () => {
     expectSchema("TurnResult", turn.json);
     const reply = turn.json["reply"] as { id: string; reads: string[] };
 
+    // One exchange: too little to compact, answered as a notice.
+    const compact = await call("POST", `/api/sessions/${id}/compact`);
+    expect(compact.status).toBe(200);
+    expectSchema("CompactResult", compact.json);
+    expect(compact.json["notice"]).toMatch(/Not enough conversation/);
+    expect(compact.json["summary"]).toBeNull();
+
     const sse = await call("POST", `/api/sessions/${id}/turns`, {
       content: "Streamed",
       mode: "send",
@@ -77,12 +84,6 @@ describe("[R69] HTTP API", () => {
     const nodes = await call("GET", `/api/sessions/${id}/nodes`);
     expect((nodes.json["nodes"] as unknown[]).length).toBe(5);
     expectSchema("SessionPage", (await call("GET", "/api/sessions?limit=5")).json);
-
-    const compact = await call("POST", `/api/sessions/${id}/compact`);
-    expect(compact.status).toBe(200);
-    expectSchema("CompactResult", compact.json);
-    expect(compact.json["notice"]).toMatch(/Nothing to compact|Not enough conversation/);
-    expect(compact.json["summary"]).toBeNull();
 
     const task = await call("POST", `/api/sessions/${id}/tasks`, { prompt: "Summarise our chat" });
     expect(task.status).toBe(200);

@@ -153,6 +153,73 @@ describe("compaction planning (compaction.md §4)", () => {
   });
 });
 
+describe("manual compaction keeps only the latest exchange", () => {
+  function manual(l: Ledger, head: string, summary: string | undefined, keep = 100_000) {
+    const index = l.index();
+    const spine = l.spine(head);
+    const active = summary === undefined ? [] : activeSummaries(l.meta(summary), index.get);
+    return planCompaction({
+      spine,
+      rendering: renderContext({ spine, activeSummaries: active }),
+      activeSummary: active[0] ?? null,
+      keepRecentTokens: keep,
+      keep: "latest-exchange",
+    });
+  }
+
+  it("[R200] everything before the newest user message is covered, whatever the kept window", () => {
+    const l = ledger().chain("R", "u1 a1 u2 a2 u3 a3");
+    // The same view with the window policy: it all fits, nothing to do.
+    expect(plan(l, "a3", undefined, 100_000)).toMatchObject({ code: "nothing_to_compact" });
+    const p = manual(l, "a3", undefined);
+    if (p.kind !== "compact") throw new Error(p.message);
+    expect(p.coversIds).toEqual(["u1", "a1", "u2", "a2"]);
+    expect(p.kept.map((m) => m.id)).toEqual(["u3", "a3"]);
+    // A head at the newest question keeps just that question.
+    const q = manual(l.chain("a3", "u4"), "u4", undefined);
+    expect(q.kind === "compact" ? q.kept.map((m) => m.id) : q.code).toEqual(["u4"]);
+  });
+
+  it("[R200] the cut rules still hold: a tool pair stays whole, a pending call stays kept", () => {
+    const l = ledger().chain("R", "u1 a1 u2");
+    l.add("a2", "assistant", "u2", { toolCalls: ["c1"] });
+    const p = manual(l, "a2", undefined);
+    // a2 is waiting for its result: u2 and a2 stay; u1 a1 go.
+    expect(p.kind === "compact" ? p.kept.map((m) => m.id) : p.code).toEqual(["u2", "a2"]);
+  });
+
+  it("[R200] with a summary already standing in for all but the latest exchange: nothing to compact", () => {
+    // The latest exchange is a tool round: S, u3, a3 → t1 → a4 is five messages, and only
+    // the summary lies before u3.
+    const l = ledger().chain("R", "u1 a1 u2 a2 u3");
+    l.add("a3", "assistant", "u3", { toolCalls: ["c1"] });
+    l.add("t1", "tool", "a3", { toolCallId: "c1" });
+    l.chain("t1", "a4");
+    l.summary("S", ["u1", "a1", "u2", "a2"]);
+    const p = manual(l, "a4", "S");
+    expect(p).toMatchObject({ kind: "notice", code: "nothing_to_compact" });
+    expect(p.kind === "notice" ? p.message : "").toMatch(/before the latest exchange/);
+    // One more exchange and the summary is absorbed with it.
+    const next = manual(l.chain("a4", "u4 a5"), "a5", "S");
+    expect(next.kind === "compact" ? next.coversIds : next.code).toEqual([
+      "u1",
+      "a1",
+      "u2",
+      "a2",
+      "u3",
+      "a3",
+      "t1",
+      "a4",
+    ]);
+  });
+
+  it("[R200] fewer than four history messages is still too few", () => {
+    expect(manual(ledger().chain("R", "u1 a1 u2"), "u2", undefined)).toMatchObject({
+      code: "too_few_messages",
+    });
+  });
+});
+
 describe("persisting and re-compacting", () => {
   it("[R51] meta moves to the new summary, its text exactly the node's content", () => {
     const meta: SessionMeta = {
