@@ -253,6 +253,8 @@ export function createSessionStore(init: {
   let catching: Promise<void> | null = null;
   let again = false;
   let nonce = 0;
+  /** `head_moved` events heard: a catch-up's record read before one of them is older. */
+  let headMoves = 0;
 
   return createStore<SessionState>()((set, get, api) => {
     const fetchFull = async (ids: readonly NodeId[]): Promise<void> => {
@@ -272,6 +274,7 @@ export function createSessionStore(init: {
     };
 
     const runCatchUp = async (): Promise<void> => {
+      const movesBefore = headMoves;
       const refetch = [...new Set([...stale, ...(Object.keys(get().live) as NodeId[])])];
       stale.clear();
       const pages: WireNode[] = [];
@@ -315,9 +318,12 @@ export function createSessionStore(init: {
       // A delete this tab missed (the channel was down) shows as a count that differs.
       if (total !== undefined && total !== countOf(get().nodes)) await prune();
       const own = s.ownStreamId;
-      // During this tab's own turn its reply is HEAD even if the record was read just before.
-      const keepHead = own !== null && get().nodes[own] !== undefined && s.session.headId === own;
-      const next = keepHead ? { ...session, headId: own } : session;
+      // During this tab's own turn its reply is HEAD even if the record was read just before;
+      // a HEAD move heard on the channel while the record was in flight is newer than it.
+      const keepHead =
+        (own !== null && get().nodes[own] !== undefined && s.session.headId === own) ||
+        headMoves !== movesBefore;
+      const next = keepHead ? { ...session, headId: get().session.headId } : session;
       // An unchanged record is not set again: no subscriber of `session` wakes for nothing.
       if (!sameRecord(get().session, next)) get().setSession(next);
     };
@@ -573,6 +579,7 @@ export function createSessionStore(init: {
             // node this tab holds streaming.
             return event.id !== s.ownStreamId && !s.appendDelta(event.id, event.text, event.offset);
           case "head_moved":
+            headMoves++;
             s.setHead(event.headId);
             return false;
           case "nodes_removed":

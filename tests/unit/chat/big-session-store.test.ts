@@ -423,6 +423,35 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     expect(s.getState().session.headId).toBe("n4");
   });
 
+  it("[R122] a HEAD move heard while the catch-up's record was in flight is not undone by it", async () => {
+    const ledger = chain(4);
+    const noAnswer = () => undefined;
+    let answer: (record: SessionRecord) => void = noAnswer;
+    const { source } = fakeSource(
+      () => ledger,
+      () => session("n3"),
+    );
+    const s = storeOf(ledger, "n3", {
+      ...source,
+      // The record is read before another tab's send moves HEAD, and arrives after its event.
+      session: () =>
+        answer === noAnswer ? new Promise((resolve) => (answer = resolve)) : source.session(),
+    });
+    const running = s.getState().catchUp();
+    s.getState().apply({
+      type: "head_moved",
+      headId: id("n4"),
+      previousHeadId: id("n3"),
+      move: "send",
+    });
+    answer(session("n3"));
+    await running;
+    expect(s.getState().session.headId).toBe("n4");
+    // A later catch-up with no move in between takes the record's HEAD as it is.
+    await s.getState().catchUp();
+    expect(s.getState().session.headId).toBe("n3");
+  });
+
   it("[R122] the first ready catches up even when nothing streams", () => {
     const s = storeOf(chain(3), "n3");
     const listeners = new Map<string, (e: MessageEvent<string>) => void>();
