@@ -1,6 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN, ADMIN_STATE } from "./support/admin";
 
+/** For what waits on a password hash (scrypt): seconds on two shared cores. */
+const afterHash = expect.configure({ timeout: 20_000 });
+
 const BOB = { name: "Bob", email: "bob@example.com", password: "bobs-password-1" };
 
 async function signIn(page: Page, email: string, password: string) {
@@ -13,6 +16,8 @@ test("first run: sign-up, chat, sign-out; another account cannot open the sessio
   page,
   browser,
 }, testInfo) => {
+  // Several password hashes (scrypt) and a turn: on two shared cores more than 30 s.
+  test.slow();
   // A fresh server sends its first visitor to create the admin account.
   await page.goto("/");
   await expect(page).toHaveURL(/\/sign-up$/);
@@ -24,7 +29,7 @@ test("first run: sign-up, chat, sign-out; another account cannot open the sessio
   await page.getByLabel("Email").fill(ADMIN.email);
   await page.getByLabel("Password").fill(ADMIN.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("navigation", { name: "Account" })).toContainText(ADMIN.name);
+  await afterHash(page.getByRole("navigation", { name: "Account" })).toContainText(ADMIN.name);
 
   // Chat.
   await page.getByLabel("New session title").fill("Private thoughts");
@@ -43,11 +48,11 @@ test("first run: sign-up, chat, sign-out; another account cannot open the sessio
   await page.getByLabel("Email").fill(BOB.email);
   await page.getByLabel("Initial password").fill(BOB.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("cell", { name: BOB.email, exact: true })).toBeVisible();
+  await afterHash(page.getByRole("cell", { name: BOB.email, exact: true })).toBeVisible();
 
   // Sign out: the session URL now shows the sign-in page.
   await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/sign-in/);
+  await afterHash(page).toHaveURL(/\/sign-in/);
   await page.goto(sessionUrl);
   await expect(page).toHaveURL(/\/sign-in\?next=/);
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
@@ -55,14 +60,14 @@ test("first run: sign-up, chat, sign-out; another account cannot open the sessio
 
   // A wrong password is told plainly.
   await signIn(page, ADMIN.email, "not the password");
-  await expect(page.locator(".auth-error")).toHaveText(/invalid email or password/i);
+  await afterHash(page.locator(".auth-error")).toHaveText(/invalid email or password/i);
 
   // Bob, in another browser, gets the not-found page for the admin's session.
   const other = await browser.newContext();
   const bob = await other.newPage();
   await bob.goto("/sign-in");
   await signIn(bob, BOB.email, BOB.password);
-  await expect(bob.getByRole("navigation", { name: "Account" })).toContainText(BOB.name);
+  await afterHash(bob.getByRole("navigation", { name: "Account" })).toContainText(BOB.name);
   const res = await bob.goto(sessionUrl);
   expect(res?.status()).toBe(404);
   await expect(bob.getByText("Only I may read this")).toHaveCount(0);
@@ -72,7 +77,7 @@ test("first run: sign-up, chat, sign-out; another account cannot open the sessio
   // Signing back in returns to the session; that sign-in is kept for the other flows.
   await page.goto(sessionUrl);
   await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(sessionUrl);
+  await afterHash(page).toHaveURL(sessionUrl);
   await expect(page.locator("article.msg-assistant").last()).toContainText("Only I may read this");
   await page.context().storageState({ path: ADMIN_STATE });
 });
