@@ -1,6 +1,8 @@
 "use client";
 
+import { activeSummaries, summaryPolicyOf } from "@/lib/engine/active-summaries";
 import { planCompaction } from "@/lib/engine/plan-compaction";
+import type { SessionMeta } from "@/lib/engine/types";
 import { useHeadView, useSession, type HeadView } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
 
@@ -20,18 +22,22 @@ const memo = new WeakMap<HeadView, CompactReadiness>();
  * button is disabled with that notice as its reason, rather than answering it after a
  * click. O(spine), once per structural change (memoised on the head view).
  */
-export function compactReadiness(view: HeadView, nodes: SessionState["nodes"]): CompactReadiness {
+export function compactReadiness(
+  view: HeadView,
+  nodes: SessionState["nodes"],
+  meta: SessionMeta,
+): CompactReadiness {
   const hit = memo.get(view);
   if (hit) return hit;
   let answer = READY;
   const { rendering, spine } = view;
   if (rendering && spine.length > 0) {
-    const summaryId = rendering.messages.find((m) => m.kind === "summary")?.id;
     try {
       const plan = planCompaction({
         spine,
         rendering,
-        activeSummary: (summaryId && nodes[summaryId]) || null,
+        activeSummaries: activeSummaries(meta, (id) => nodes[id]),
+        policy: summaryPolicyOf(meta),
         keepRecentTokens: 0,
         keep: "latest-exchange",
       });
@@ -48,5 +54,6 @@ export function compactReadiness(view: HeadView, nodes: SessionState["nodes"]): 
 export function useCompactReadiness(): CompactReadiness {
   const view = useHeadView();
   const nodes = useSession((s) => s.nodes);
-  return compactReadiness(view, nodes);
+  const meta = useSession((s) => s.session.meta);
+  return compactReadiness(view, nodes, meta);
 }

@@ -11,7 +11,7 @@ function readiness(l: Ledger, head: string, summary?: string) {
     model: { label: "m", offline: true, window: 8192, keepRecentTokens: 100_000, notice: null },
   });
   const s = store.getState();
-  return compactReadiness(selectHeadView(s), s.nodes);
+  return compactReadiness(selectHeadView(s), s.nodes, s.session.meta);
 }
 
 describe("[R201] the Compact button knows before a click whether there is anything to do", () => {
