@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import nextPlugin from "@next/eslint-plugin-next";
 
 // The layers and who may import whom (docs/architecture.md). Dependencies point inward:
-//   engine ← store, llm, events, search ← view ← compaction ← dispatcher ← http, server ← app
+//   engine ← store, llm, events, search ← view ← compaction, audit ← dispatcher ← http, server ← app
 // and components see the engine, the wire types and the schemas, never the server's parts.
 // Each rule is proven to fire by tests/unit/boundaries.test.ts, which lints fixtures that
 // cross a boundary.
@@ -128,6 +128,17 @@ const boundaries = [
       ]),
     },
   },
+  // The summary audit reads a summary's originals and asks models; like compaction it takes
+  // what it needs as arguments and never imports the dispatcher.
+  {
+    files: ["lib/audit/**/*.ts"],
+    rules: {
+      "no-restricted-imports": libRule([
+        [["dispatcher"], "The audit never imports the dispatcher: it is given what it needs."],
+        [["portability", ...SERVER_EDGE], `That ${UPPER}.`],
+      ]),
+    },
+  },
   {
     files: ["lib/portability/**/*.ts"],
     rules: {
@@ -159,7 +170,7 @@ const boundaries = [
           patterns: [
             DATABASE,
             {
-              regex: layer("store", "db", "llm", "dispatcher", "compaction", "view"),
+              regex: layer("store", "db", "llm", "dispatcher", "compaction", "view", "audit"),
               message: "Components never import lib/store, lib/db, lib/llm or the turn's code.",
             },
           ],

@@ -19,6 +19,7 @@ import type { SessionStore } from "../store/session-store";
 import { loadView, type HeadView } from "../view/head-view";
 import type { TurnCompaction } from "./turn-compaction";
 import { summarizeInChunks } from "./summarize-in-chunks";
+import { summaryBudgetOf } from "./summary-budget";
 
 export interface CompactorDeps {
   readonly store: SessionStore;
@@ -265,7 +266,7 @@ export class Compactor implements TurnCompaction {
 
 /** The summary may use a tenth of the window, at least 256 tokens, at most 4,096. */
 function summaryBudget(budget: Budget): number {
-  return Math.max(256, Math.min(4_096, Math.floor(budget.window * 0.1)));
+  return summaryBudgetOf(budget.window);
 }
 
 function withoutLatch(meta: SessionMeta): SessionMeta {

@@ -39,6 +39,12 @@ const CATALOGUE = {
   summary_not_smaller: "The summary would not make the context smaller; nothing was written.",
   compaction_conflict:
     "The session changed while its summary was being written; nothing was written.",
+  // Replay and audit (issue 22): what a node must be for them to make sense.
+  not_a_reply: "Only a model's reply can be replayed.",
+  reply_streaming: "This reply is still streaming; replay it once it has finished.",
+  no_provenance: "This reply has no recorded prompt (reads), so it cannot be replayed.",
+  prompt_too_large: "The prompt does not fit the model's context window.",
+  not_a_summary: "Only a summary can be audited.",
 
   // Bad input.
   empty_content: "The message is empty.",

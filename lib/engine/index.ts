@@ -30,6 +30,7 @@ export * from "./reads-of";
 export * from "./render-context";
 export * from "./render-message";
 export * from "./renders-in-place";
+export * from "./replay-prompt";
 export * from "./resolve-budget";
 export * from "./reveal-target";
 export * from "./rewind-target";

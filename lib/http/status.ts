@@ -38,6 +38,11 @@ const STATUS: Readonly<Record<ErrorCode, HttpErrorStatus>> = {
   conflict: 409,
   summary_not_smaller: 409,
   compaction_conflict: 409,
+  not_a_reply: 409,
+  reply_streaming: 409,
+  no_provenance: 409,
+  prompt_too_large: 409,
+  not_a_summary: 409,
 
   // Bad input.
   empty_content: 400,

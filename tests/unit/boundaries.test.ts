@@ -93,6 +93,11 @@ describe("boundaries are lint errors", () => {
       "never imports the dispatcher",
     );
     await refused("imports-dispatcher.ts", "lib/view/fixture.ts", "is a layer above");
+    await refused(
+      "imports-dispatcher.ts",
+      "lib/audit/fixture.ts",
+      "The audit never imports the dispatcher",
+    );
     // Portability plans, the store writes.
     await refused("imports-store.ts", "lib/portability/fixture.ts", "Portability plans");
     // The other edges never read the database.

@@ -1,0 +1,193 @@
+import type { Domain } from "../domain";
+import { phrases, planted } from "../pools";
+
+export const pipeline: Domain = {
+  key: "event-pipeline",
+  title: "An event pipeline into the warehouse",
+  system:
+    "You are a data engineer helping a product team build a pipeline that carries app events " +
+    "into their analytics warehouse. Prefer simple, operable designs.",
+  opener:
+    "We want our product events (signups, purchases, feature usage) in the warehouse within " +
+    "minutes instead of the nightly CSV dump we have now. Volume is modest but growing. Can " +
+    "you help me design this end to end? We'll go piece by piece.",
+  slots: {
+    event: (r) => r.pick(["signup", "purchase", "page_view", "feature_used", "trial_started"]),
+    stage: (r) => r.pick(["collector", "queue", "transformer", "loader", "scheduler"]),
+    store: (r) => r.pick(["BigQuery", "Snowflake", "ClickHouse", "Redshift"]),
+  },
+  asks: [
+    "How should we version the {event} event's schema?",
+    "What happens if the {stage} falls behind for an hour?",
+    "Do we need exactly-once delivery for {event} events, or is at-least-once fine?",
+    "How would you partition the raw tables in {store}?",
+    "{first} wants to add user agents to every event. Any objection?",
+    "How do we backfill last year's CSV dumps into the new tables?",
+    "What's a sane retry policy for the {stage}?",
+    "How do we keep personal data out of the raw layer?",
+    "Should the {stage} be a long-running service or a scheduled job?",
+    "What metrics should page someone at night?",
+    "How do we dedupe {event} events that arrive twice?",
+    "Can you explain late-arriving events and how to handle them?",
+    "What would a data contract between the app team and us look like?",
+    "How do we test a change to the {stage} before it ships?",
+    "Roughly what would this cost per month at {nn} million events?",
+    "How should the dashboards know the data is fresh?",
+  ],
+  lines: [
+    "Every event should carry a schema version and a unique event id from the client.",
+    "At-least-once delivery plus deduplication on the event id is simpler than exactly-once.",
+    "Partition the raw tables by event date and cluster them by event name.",
+    "If the {stage} falls behind, the queue absorbs it as long as retention is longer than the outage.",
+    "Keep the raw layer append-only and build cleaned views on top of it.",
+    "Personal data should be hashed or dropped in the collector, before anything is stored.",
+    "A dead-letter queue keeps one malformed event from blocking the rest.",
+    "Late events are normal on mobile; a two-day reprocessing window covers nearly all of them.",
+    "Alert on freshness and on the dead-letter rate, not on every transient error.",
+    "The {stage} can start as a scheduled job and become a service when volume demands it.",
+    "Backfilling the CSV dumps through the same loader keeps one code path.",
+    "A data contract lists each event, its fields, their types and who owns them.",
+    "Schema changes should be additive; removing a field needs a deprecation period.",
+    "Retries need exponential backoff with jitter, and a cap.",
+    "{store} charges mostly for scanned bytes, so partition pruning matters more than storage.",
+    "A freshness table with the newest event time per source lets dashboards warn their readers.",
+    "Test changes against a day of recorded production events replayed in staging.",
+    "User agents are useful, but parse them once in the transformer rather than in every query.",
+    "I would keep the pipeline's config in the same repository as its code.",
+    "Idempotent loads mean a retried batch overwrites itself instead of duplicating rows.",
+    "Sampling is fine for page views, never for purchases.",
+    "The collector should accept batches, which cuts request overhead on mobile a lot.",
+    "Time stamps should be taken on the device and again at the collector, and both kept.",
+    "A small canary stream of synthetic events proves the whole path end to end.",
+    "It is worth naming an owner for every table before the first dashboard depends on it.",
+  ],
+  plants: [
+    {
+      kind: "fact",
+      by: "user",
+      say: "Our current peak is around {value} events per second, during the Monday morning rush.",
+      value: planted.count(1_200, 9_800),
+      question: "What is the current peak event rate, in events per second?",
+    },
+    {
+      kind: "fact",
+      by: "user",
+      say: "The analyst who owns the revenue dashboards is {value}; anything touching purchases goes past her.",
+      value: planted.person,
+      question: "Who owns the revenue dashboards?",
+    },
+    {
+      kind: "fact",
+      by: "user",
+      say: "Legal told us raw events may be kept for at most {value}.",
+      value: planted.measure("days", 31, 400),
+      question: "For how long may raw events be kept, according to legal?",
+    },
+    {
+      kind: "fact",
+      by: "assistant",
+      lead: "What freshness target should we promise the analysts?",
+      say: "Given your volume, promise a freshness of {value} for purchases and relax it for page views.",
+      value: planted.measure("seconds", 101, 899),
+      question: "What freshness target did we settle on promising for purchases?",
+    },
+    {
+      kind: "fact",
+      by: "user",
+      say: "Our vendor for the queue is {value}, and the contract renews in the spring.",
+      value: planted.company,
+      question: "Which vendor provides the queue?",
+    },
+    {
+      kind: "artifact",
+      by: "assistant",
+      lead: "Where should the event schemas live?",
+      say: "I'd keep them in {value}, one JSON Schema per event, reviewed like code.",
+      value: (r) =>
+        `schemas/events/${r.pick(["v1", "v2", "core"])}/${r.pick(["purchase", "signup", "checkout"])}_${r.pick(["completed", "created", "event"])}.schema.json`,
+      question: "In which file did we decide to keep the purchase/signup event schema?",
+    },
+    {
+      kind: "artifact",
+      by: "assistant",
+      lead: "What should the dead-letter topic be called?",
+      say: "Name it {value} so the environment is obvious in every alert.",
+      value: (r) =>
+        `prod.events.${r.pick(["deadletter", "dlq", "rejected"])}.${r.pick(["v1", "v2", "main"])}-${r.int(10, 99)}`,
+      question: "What is the name of the dead-letter topic?",
+    },
+    {
+      kind: "artifact",
+      by: "user",
+      say: "The collector's repo is {value}, in case you need to look at the current code.",
+      value: (r) =>
+        `https://git.example.com/${r.pick(["data", "platform", "growth"])}/${r.pick(["event-collector", "ingest-edge", "tracker-api"])}-${r.int(2, 9)}`,
+      question: "What is the URL of the collector's repository?",
+    },
+    {
+      kind: "artifact",
+      by: "user",
+      say: "The transformer runs under the service account {value}.",
+      value: (r) =>
+        `svc-${r.pick(["etl", "pipeline", "xform"])}-${r.int(100, 999)}@${r.pick(["analytics", "data-prod"])}.iam.example.com`,
+      question: "Which service account does the transformer run under?",
+    },
+    {
+      kind: "decision",
+      by: "user",
+      say: "Decision made: the warehouse will be {value}, mostly because the analysts already know it.",
+      value: (r) => r.pick(["BigQuery", "Snowflake", "ClickHouse"]),
+      question: "Which warehouse did we decide on?",
+      revise: {
+        say: "Change of plan on the warehouse: procurement blocked it, so we're going with {value} instead.",
+        value: (r) => r.pick(["DuckDB on object storage", "PostgreSQL with Citus"]),
+        keys: (v) => [v.startsWith("DuckDB") ? "DuckDB" : "Citus"],
+      },
+    },
+    {
+      kind: "decision",
+      by: "assistant",
+      lead: "Kafka, a managed queue, or just a database table as a queue?",
+      say: "Let's go with {value}; it is the least to operate at your volume.",
+      ...phrases([
+        ["a managed Pub/Sub topic", "Pub/Sub"],
+        ["Amazon Kinesis", "Kinesis"],
+        ["Redpanda Cloud", "Redpanda"],
+      ]),
+      question: "Which queue technology did we choose?",
+    },
+    {
+      kind: "decision",
+      by: "user",
+      say: "We agreed that user ids are {value} before they ever reach the warehouse.",
+      ...phrases([
+        ["salted and hashed", "salted"],
+        ["replaced by random surrogates", "random surrogates"],
+        ["encrypted with a per-tenant key", "per-tenant key"],
+      ]),
+      question: "What did we agree happens to user ids before they reach the warehouse?",
+    },
+    {
+      kind: "pending",
+      by: "user",
+      say: "Still open, don't let me forget: we need to {value}.",
+      ...phrases([
+        ["write the backfill script for the 2023 CSV dumps", "backfill script"],
+        ["get sign-off from security on the collector endpoint", "sign-off from security"],
+        ["define the freshness SLO for the marketing tables", "marketing tables"],
+      ]),
+      question: "What did the user say is still open and must not be forgotten?",
+    },
+    {
+      kind: "pending",
+      by: "user",
+      say: "Next week I'll also need you to {value}; it's not started.",
+      ...phrases([
+        ["review the cost estimate with finance", "cost estimate"],
+        ["design the schema for refund events", "refund events"],
+        ["plan the migration of the old nightly jobs", "nightly jobs"],
+      ]),
+      question: "What did the user say they will need next week that has not been started?",
+    },
+  ],
+};
