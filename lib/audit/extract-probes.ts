@@ -7,11 +7,11 @@
  * the same probes); docs/decisions.md says what they miss.
  */
 import type { NodeId } from "../engine/ids";
+import { PROBE_KINDS, type ProbeKind } from "../engine/summary-audit";
 import { artifacts, keywords, sentences } from "../llm/text-extract";
 import { containsValue, normaliseForLookup } from "./find-value";
 
-export type ProbeKind = "fact" | "artifact" | "decision" | "pending";
-export const PROBE_KINDS: readonly ProbeKind[] = ["fact", "artifact", "decision", "pending"];
+export { PROBE_KINDS, type ProbeKind };
 
 /** One message of the originals. */
 export interface ProbeSource {

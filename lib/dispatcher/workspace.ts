@@ -44,6 +44,9 @@ import type {
   TurnResult,
 } from "./dispatcher";
 import type { TurnEvent } from "./run-turn";
+import type { AuditDesk, AuditInput } from "./audit-desk";
+import type { AuditProgress } from "../audit/summary-auditor";
+import type { SummaryAudit } from "../engine/summary-audit";
 
 export interface WorkspaceDeps {
   readonly dispatcher: Dispatcher;
@@ -60,6 +63,8 @@ export interface WorkspaceDeps {
   readonly importLimits: ImportLimits;
   /** Imports this process writes at once (each holds a parsed ledger in memory). */
   readonly importSlots: { active: number; readonly max: number };
+  /** Audits of summaries (issue 22). */
+  readonly audits: AuditDesk;
 }
 
 /** `GET .../nodes`' answer (docs/big-sessions.md). */
@@ -471,6 +476,20 @@ export class Workspace {
     } finally {
       slots.active -= 1;
     }
+  }
+
+  /**
+   * "Audit this summary": probes of its originals asked of it and of them, the result stored
+   * append-only (docs/spec.md [R226]–[R229]). Yields progress, answers the stored audit.
+   */
+  async *audit(id: SessionId, input: AuditInput): AsyncGenerator<AuditProgress, SummaryAudit> {
+    const session = await this.session(id);
+    return yield* this.deps.audits.run(session, input);
+  }
+
+  /** The session's audits, newest first (of one summary when `summaryId` is given). */
+  async audits(id: SessionId, summaryId?: NodeId): Promise<SummaryAudit[]> {
+    return this.deps.audits.list(await this.session(id), summaryId);
   }
 
   private async own(id: SessionId): Promise<void> {

@@ -39,6 +39,7 @@ export * from "./should-advance-head";
 export * from "./should-auto-compact";
 export * from "./side-leaf";
 export * from "./spine-of";
+export * from "./summary-audit";
 export * from "./summary-draft";
 export * from "./turns-since-compaction";
 export * from "./types";

@@ -10,6 +10,9 @@ import {
   nodesQuerySchema,
   searchQuerySchema,
   sessionSettingsSchema,
+  auditRequestSchema,
+  auditsQuerySchema,
+  summaryAuditSchema,
 } from "./schemas";
 /**
  * The OpenAPI 3.1 description of Spindle's HTTP API (product.md §4), served at
@@ -364,6 +367,50 @@ export const openApiDocument = {
         },
       },
     },
+    "/api/sessions/{id}/audits": {
+      parameters: [sessionParam],
+      get: {
+        summary: "The session's audits of summaries, newest first",
+        parameters: queryParameters(auditsQuerySchema),
+        responses: {
+          "200": ok("Audits", {
+            type: "object",
+            required: ["audits"],
+            properties: { audits: { type: "array", items: ref("SummaryAudit") } },
+          }),
+          ...errors,
+        },
+      },
+      post: {
+        summary:
+          "Audit a summary: probes of its originals answered with it and with them, judged 0–5 (or, offline, looked up in its text); stored append-only",
+        requestBody: { required: true, content: json(fromZod(auditRequestSchema)) },
+        responses: {
+          "201": {
+            description:
+              "The stored audit ({audit}); with stream:true an SSE stream: `progress` {done, total}, then `done` {audit} or `error` {code, message}",
+            content: {
+              "text/event-stream": { schema: { type: "string" } },
+              ...json({
+                type: "object",
+                required: ["audit"],
+                properties: { audit: ref("SummaryAudit") },
+              }),
+            },
+          },
+          "409": {
+            description:
+              "not_a_summary; prompt_too_large (the originals do not fit the answering model's window)",
+            content: json(ref("Error")),
+          },
+          ...errors,
+          "502": {
+            description: "A model call failed; nothing was stored",
+            content: json(ref("Error")),
+          },
+        },
+      },
+    },
     "/api/sessions/{id}/compact": {
       parameters: [sessionParam],
       post: {
@@ -698,6 +745,7 @@ export const openApiDocument = {
         required: ["user", "reply"],
         properties: { user: { oneOf: [ref("Node"), { type: "null" }] }, reply: ref("Node") },
       },
+      SummaryAudit: fromZod(summaryAuditSchema, "output"),
       CompactResult: {
         type: "object",
         required: ["summary", "notice", "coveredCount", "tokensBefore", "tokensAfter"],

@@ -287,3 +287,66 @@ export type NodesQuery = z.infer<typeof nodesQuerySchema>;
 
 /** `GET /api/sessions/:id/graph`: the rows after `afterSeq`, at most `limit`. */
 export const graphQuerySchema = z.object(pageQuery);
+
+/** A model name a request names: what `PATCH` settings accept for `model`. */
+const modelName = () => text().trim().min(1).max(200);
+
+/** `POST /api/sessions/:id/audits`: audit one summary (docs/spec.md [R229]). */
+export const auditRequestSchema = z
+  .object({
+    summaryId: nodeIdField,
+    /** Default: `model` when a model is configured, else `offline`. */
+    mode: z.enum(["model", "offline"]).optional(),
+    /** Answers the probes; default the session's model. */
+    model: modelName().optional(),
+    /** Judges the answers; default the summary model. */
+    judgeModel: modelName().optional(),
+    /** SSE progress (`progress` {done, total}, then `done` {audit}) instead of one JSON answer. */
+    stream: z.boolean().default(false),
+  })
+  .strict();
+
+/** `GET /api/sessions/:id/audits?summaryId=`. */
+export const auditsQuerySchema = z.object({ summaryId: nodeIdField.optional() }).strict();
+
+const auditFigureSchema = z.object({
+  found: z.number().int(),
+  total: z.number().int(),
+  score: z.number().nullable(),
+});
+const probeKindSchema = z.enum(["fact", "artifact", "decision", "pending"]);
+
+/** A stored audit, as the audits routes answer it (`SummaryAudit`). */
+export const summaryAuditSchema = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  summaryId: z.string(),
+  createdAt: z.string(),
+  mode: z.enum(["model", "offline"]),
+  model: z.string().nullable(),
+  judgeModel: z.string().nullable(),
+  score: z.number().min(0).max(5).nullable(),
+  found: z.number().int(),
+  total: z.number().int(),
+  byKind: z.object({
+    fact: auditFigureSchema,
+    artifact: auditFigureSchema,
+    decision: auditFigureSchema,
+    pending: auditFigureSchema,
+  }),
+  coveredTurns: z.number().int(),
+  probes: z.array(
+    z.object({
+      kind: probeKindSchema,
+      sourceId: z.string(),
+      question: z.string(),
+      keys: z.array(z.string()),
+      sentence: z.string(),
+      found: z.boolean(),
+      summaryAnswer: z.string().optional(),
+      originalAnswer: z.string().optional(),
+      score: z.number().int().min(0).max(5).nullable().optional(),
+      reason: z.string().optional(),
+    }),
+  ),
+});

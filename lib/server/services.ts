@@ -20,6 +20,9 @@ import { SignInThrottle } from "../auth/throttle";
 import { Workspace } from "../dispatcher/workspace";
 import { AgentLoops } from "../dispatcher/agent-loops";
 import { SessionTitler } from "../dispatcher/session-titler";
+import { AuditDesk } from "../dispatcher/audit-desk";
+import { SummaryAuditor } from "../audit/summary-auditor";
+import { AuditStore } from "../store/audit-store";
 
 /** Everything a request handler needs, built once per server process. */
 export interface Services {
@@ -119,6 +122,21 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
         select: { id: true, name: true, email: true, role: true, banned: true },
       }),
   };
+  const audits = new AuditStore(database.db);
+  const auditDesk = new AuditDesk({
+    auditor: new SummaryAuditor({
+      store,
+      audits,
+      provider: providers.chat,
+      newId: () => newNodeId(),
+      now: () => new Date(),
+    }),
+    audits,
+    modelOf: (session) => dispatcher.modelOf(session),
+    judgeModel: providers.summaryModel,
+    modelAudits: providers.describe().kind !== "offline",
+    serverWindow: cfg.contextWindow,
+  });
   const workspaceDeps = {
     dispatcher,
     store,
@@ -131,6 +149,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     modelChoice: providers.describe().kind !== "offline",
     importLimits: { maxNodes: cfg.maxImportNodes, count: (text: string) => count(text) },
     importSlots: { active: 0, max: 2 },
+    audits: auditDesk,
   };
   return {
     config: cfg,

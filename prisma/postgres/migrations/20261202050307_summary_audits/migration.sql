@@ -1,0 +1,17 @@
+-- CreateTable
+CREATE TABLE "SummaryAudit" (
+    "id" TEXT NOT NULL,
+    "sessionId" TEXT NOT NULL,
+    "summaryId" TEXT NOT NULL,
+    "mode" TEXT NOT NULL,
+    "result" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "SummaryAudit_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "SummaryAudit_sessionId_summaryId_createdAt_idx" ON "SummaryAudit"("sessionId", "summaryId", "createdAt");
+
+-- AddForeignKey
+ALTER TABLE "SummaryAudit" ADD CONSTRAINT "SummaryAudit_sessionId_fkey" FOREIGN KEY ("sessionId") REFERENCES "Session"("id") ON DELETE CASCADE ON UPDATE CASCADE;
