@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import Link from "next/link";
 import type { NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
@@ -9,12 +9,17 @@ import {
   selectStreaming,
   SessionStoreProvider,
   useSession,
+  useSessionStoreApi,
 } from "@/components/session/session-context";
 import type { ModelInfo } from "@/components/session/session-store";
 import type { WireNode } from "@/lib/engine/wire-node";
 import { SearchFocus } from "@/components/search/search-focus";
+import { CompareProvider } from "@/components/compare/compare-context";
+import { ShortcutsProvider } from "@/components/shortcuts/shortcuts-provider";
 import { AccountMenu, type AccountMenuProps } from "@/components/account/account-menu";
 import { Composer } from "./composer";
+import { HeadBar } from "./head-bar";
+import { BranchSwitchBar } from "./branch-switch-bar";
 import { SettingsPanel } from "./settings-panel";
 import { ContextMeter } from "./context-meter";
 import { Transcript } from "./transcript";
@@ -35,18 +40,50 @@ export interface ChatAppProps {
   readonly account: AccountMenuProps;
   /** Opened at this node (a search result): the transcript scrolls to it. */
   readonly focusId?: NodeId | null;
+  /**
+   * HEAD before the page moved it to the branch of `focusId` (a search hit on a dead
+   * branch): the page offers to compare the two branches.
+   */
+  readonly movedFrom?: NodeId | null;
 }
 
 export function ChatApp(props: ChatAppProps) {
   return (
     <SessionStoreProvider session={props.session} nodes={props.nodes} model={props.model}>
-      <ChatLayout account={props.account} />
+      <ShortcutsProvider>
+        <WithCompare>
+          <ChatLayout account={props.account} movedFrom={props.movedFrom ?? null} />
+        </WithCompare>
+      </ShortcutsProvider>
       {props.focusId && <SearchFocus nodeId={props.focusId} />}
     </SessionStoreProvider>
   );
 }
 
-function ChatLayout({ account }: { account: AccountMenuProps }) {
+/** The compare view of the page (issue 20); "Continue from here" checks out. */
+function WithCompare({ children }: { readonly children: ReactNode }) {
+  const actions = useSessionActions();
+  const checkout = useCallback((id: NodeId) => void actions.checkout(id), [actions]);
+  // "What did it read?" on a narrow screen opens the graph that answers it.
+  const store = useSessionStoreApi();
+  useEffect(() => {
+    if (!narrow) return;
+    return store.subscribe((s, prev) => {
+      if (s.viewRequest !== prev.viewRequest && s.viewRequest?.kind === "reads") {
+        setDrawerOpen(true);
+      }
+    });
+  }, [narrow, store]);
+  return <CompareProvider onContinue={checkout}>{children}</CompareProvider>;
+}
+
+function ChatLayout({
+  account,
+  movedFrom,
+}: {
+  account: AccountMenuProps;
+  movedFrom: NodeId | null;
+}) {
   const actions = useSessionActions();
   useSessionEvents(actions.catchUp);
   const title = useSession((s) => s.session.title);
@@ -151,6 +188,7 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
       </header>
       <main className={styles.main}>
         <section className={cx("chat-pane", styles.chatPane)}>
+          {movedFrom !== null && <BranchSwitchBar from={movedFrom} />}
           <Transcript actions={actions} />
           {error && (
             <div className="banner banner-error" role="alert">
@@ -172,6 +210,7 @@ function ChatLayout({ account }: { account: AccountMenuProps }) {
           {busy === "send" && (
             <div className="banner banner-notice">Sending to the other session…</div>
           )}
+          <HeadBar actions={actions} />
           <Composer actions={actions} />
         </section>
         {narrow && drawerOpen && (

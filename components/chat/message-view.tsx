@@ -20,6 +20,8 @@ export interface MessageViewProps {
   readonly onRetry: (id: NodeId) => void;
   readonly onEdit: (id: NodeId, content: string) => void;
   readonly onSibling: (node: LedgerNode, delta: -1 | 1) => void;
+  /** Opens the versions' branches side by side. */
+  readonly onCompare: (node: LedgerNode) => void;
   readonly onSelect: (id: NodeId) => void;
   /** HEAD's tip, when another branch exists to fall back to: it can be deleted. */
   readonly deletable: boolean;
@@ -109,6 +111,13 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
               onClick={() => props.onSibling(node, 1)}
             >
               ›
+            </button>
+            <button
+              className={cx("link-btn", styles.compare)}
+              onClick={() => props.onCompare(node)}
+              title="Compare this version's branch with the one beside it, side by side"
+            >
+              Compare
             </button>
           </span>
         )}

@@ -15,6 +15,7 @@ import {
 import type { SessionState } from "@/components/session/session-store";
 import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import { MessageView, type MessageViewProps } from "./message-view";
+import { useCompare } from "@/components/compare/compare-context";
 import type { SessionActions } from "./use-session-actions";
 import { cx } from "@/components/ui/cx";
 import styles from "./transcript.module.css";
@@ -85,13 +86,23 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   );
   const onDeleteBranch = useCallback((id: NodeId) => void actions.deleteBranch(id), [actions]);
   const onCheckout = useCallback((id: NodeId) => void actions.checkout(id), [actions]);
+  // "What did it read?": the graph marks and frames what the reply read; again unmarks it.
   const onSelect = useCallback(
     (id: NodeId) => {
       const s = store.getState();
-      s.select(s.selectedId === id ? null : id);
+      if (s.selectedId === id) {
+        s.select(null);
+        return;
+      }
+      s.select(id);
+      s.requestView({ kind: "reads", id });
     },
     [store],
   );
+  // Switching `‹ ›` keeps the switched message where it is on screen, here and in the
+  // graph (issue 20): the rows above it do not change, so neither does its top — the view
+  // only must not jump to the bottom as it does for a new turn.
+  const keepPlace = useRef<NodeId | null>(null);
   const onSibling = useCallback(
     (node: LedgerNode, delta: -1 | 1) => {
       const s = store.getState();
@@ -100,9 +111,29 @@ export function Transcript({ actions }: { actions: SessionActions }) {
       const childrenOf = childrenLookup(s);
       const versions = versionsUnder(parent, childrenOf);
       const target = versions[versions.findIndex((v) => v.id === node.id) + delta];
-      if (target) void actions.checkout(branchTip(target, childrenOf));
+      if (!target) return;
+      const tip = branchTip(target, childrenOf);
+      keepPlace.current = target.id;
+      s.requestView({ kind: "version", id: target.id, from: node.id, head: tip });
+      void actions.checkout(tip);
     },
     [store, actions],
+  );
+  // Compare this version's branch (HEAD's) with its neighbour's, side by side.
+  const compare = useCompare();
+  const onCompare = useCallback(
+    (node: LedgerNode) => {
+      const s = store.getState();
+      const parent = node.predecessorId ? s.nodes[node.predecessorId] : undefined;
+      const head = s.session.headId;
+      if (!parent || head === null) return;
+      const childrenOf = childrenLookup(s);
+      const versions = versionsUnder(parent, childrenOf);
+      const at = versions.findIndex((v) => v.id === node.id);
+      const other = versions[at > 0 ? at - 1 : at + 1];
+      if (other) compare.open(head, branchTip(other, childrenOf));
+    },
+    [store, compare],
   );
 
   const root = spine[0];
@@ -149,10 +180,19 @@ export function Transcript({ actions }: { actions: SessionActions }) {
     if (el) el.scrollTop = el.scrollHeight;
   }, []);
 
-  // A new turn (this tab's or another's) brings the view to the bottom.
+  // A new turn (this tab's or another's) brings the view to the bottom — but not a version
+  // switch, whose message stays where it was.
   useLayoutEffect(() => {
+    const kept = keepPlace.current;
+    if (kept !== null && turns.some((n) => n.id === kept)) {
+      keepPlace.current = null;
+      atBottom.current = false;
+      return;
+    }
     atBottom.current = true;
     toBottom();
+    // Only a new last turn decides; `turns` is read, not watched.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [last?.id, toBottom]);
 
   // While at the bottom, stay there as the streaming row grows or rows get measured.
@@ -258,6 +298,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
                       onRetry={onRetry}
                       onEdit={onEdit}
                       onSibling={onSibling}
+                      onCompare={onCompare}
                       onSelect={onSelect}
                       onDeleteBranch={onDeleteBranch}
                       onCheckout={onCheckout}

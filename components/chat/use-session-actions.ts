@@ -144,6 +144,8 @@ export function useSessionActions() {
       send: (content: string, parentId?: NodeId) =>
         turn({ mode: "send", content, ...(parentId ? { parentId } : {}) }),
       retry: (targetId: NodeId) => turn({ mode: "retry", targetId }),
+      /** A new reply under one of your messages (a retry of it, [R180]). */
+      generate: (userId: NodeId) => turn({ mode: "retry", targetId: userId }),
       edit: (targetId: NodeId, content: string) => turn({ mode: "edit", targetId, content }),
       stop: () => abort.current?.abort(),
       checkout: async (nodeId: NodeId) => {

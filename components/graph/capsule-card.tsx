@@ -3,16 +3,46 @@
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { useSession } from "@/components/session/session-context";
-import { savingText } from "./card-text";
+import { capsuleTitle, savingText } from "./card-text";
 import type { CapsuleNode, FrameNode } from "./flow-node-types";
-import { HANDLE, PORT_INSET } from "./flow-types";
+import { HANDLE, PORT_INSET, SIZE } from "./flow-types";
 import s from "./graph.module.css";
 import { cx, sameCard } from "./same-card";
 
+/** What the capsule says, folded or at the top of its frame: what it is, in words. */
+function CapsuleFace(props: {
+  readonly turns: number;
+  readonly tokensSaved: number;
+  readonly text: string;
+  readonly head: boolean;
+}) {
+  return (
+    <>
+      <div className={s.capsuleHead}>
+        <span className={s.capsuleTitle}>{capsuleTitle(props.turns)}</span>
+        <span className={s.saving}>{savingText(props.tokensSaved)}</span>
+        {props.head && (
+          <span className={s.tags}>
+            <span
+              className={cx(s.tag, s.headTag)}
+              title="HEAD — where you are — is on one of the summarised turns: that branch reads them as written"
+            >
+              HEAD inside
+            </span>
+          </span>
+        )}
+      </div>
+      <div className={s.capsuleWhat}>— the model reads this instead</div>
+      <div className={s.capsuleText}>{props.text}</div>
+    </>
+  );
+}
+
 /**
- * The folded active summary (graph.md, the capsule). Raw-context ports sit on the segment
- * bar at the fork positions, so a dashed edge visibly leaves from inside the segment.
- * Clicking it unfolds (handled by the canvas, which also selects the summary).
+ * The folded active summary (graph.md, the capsule). Ports for the branches that fork
+ * before the summary sit on the segment bar at their fork positions, so their dashed edge
+ * visibly leaves from inside the segment. Clicking it unfolds (handled by the canvas, which
+ * also selects the summary).
  */
 function CapsuleCardView({ id, data }: NodeProps<CapsuleNode>) {
   const selected = useSession((st) => st.selectedId === id);
@@ -24,25 +54,20 @@ function CapsuleCardView({ id, data }: NodeProps<CapsuleNode>) {
         data.glow !== null && s[data.glow],
         selected && s.selected,
       )}
-      role="button"
       aria-expanded={false}
-      title="Click to unfold the covered turns"
+      title="A summary. Click to see the original turns it stands in for (Space)"
     >
       <Handle type="target" position={Position.Top} id={HANDLE.in} className={s.handle} />
-      <div className={s.capsuleHead}>
-        <span className={s.capsuleTitle}>Summary of {data.turns} turns</span>
-        <span className={s.saving}>{savingText(data.tokensSaved)}</span>
-        {data.head && (
-          <span className={s.tags}>
-            <span className={cx(s.tag, s.headTag)} title="HEAD is on a covered turn">
-              HEAD inside
-            </span>
-          </span>
-        )}
-      </div>
-      <div className={s.capsuleText}>{data.text}</div>
+      <CapsuleFace
+        turns={data.turns}
+        tokensSaved={data.tokensSaved}
+        text={data.text}
+        head={data.head}
+      />
       {data.readsInside > 0 && (
-        <div className={s.hint}>{data.readsInside} read from inside · unfold to see</div>
+        <div className={s.hint}>
+          {data.readsInside} of the turns it read are inside · click to see them
+        </div>
       )}
       <div className={s.segment} aria-hidden />
       <Handle type="source" position={Position.Bottom} id={HANDLE.out} className={s.handle} />
@@ -57,7 +82,7 @@ function CapsuleCardView({ id, data }: NodeProps<CapsuleNode>) {
           // Mirrors the handle geometry given to React Flow (flow-node-types.ts).
           style={{ left: `calc(${PORT_INSET}px + (100% - ${2 * PORT_INSET}px) * ${port.at})` }}
           isConnectable={false}
-          title="A branch forks here and renders raw"
+          title="A branch forks here, before the summary: it reads the original turns"
         />
       ))}
     </div>
@@ -66,26 +91,43 @@ function CapsuleCardView({ id, data }: NodeProps<CapsuleNode>) {
 
 export const CapsuleCard = memo(CapsuleCardView, sameCard);
 
-/** The unfolded capsule: a frame behind the covered turns; its header folds it back. */
+/**
+ * The unfolded capsule: the capsule stays where it was, at the top of a frame that holds the
+ * original turns in place below it. Its button folds them back.
+ */
 function FrameCardView({ id, data }: NodeProps<FrameNode>) {
   const selected = useSession((st) => st.selectedId === id);
   const toggleCapsule = useSession((st) => st.toggleCapsule);
   return (
     <div className={cx(s.frame, data.glow === "glow" && s.glow, selected && s.selected)}>
-      <button
-        type="button"
-        className={cx(s.frameHeader, "nodrag", "nopan")}
-        aria-expanded
-        title="Fold the turns back into the summary"
-        onClick={(event) => {
-          event.stopPropagation();
-          toggleCapsule(data.summaryId);
-        }}
+      <div
+        className={cx(s.capsule, s.capsuleInFrame, data.spine && s.spine)}
+        style={{ width: SIZE.capsule.width, height: SIZE.capsule.height, top: SIZE.framePad }}
       >
-        <span aria-hidden>▾</span>
-        <span className={s.frameText}>{data.text}</span>
-        <span className={s.saving}>· {data.turns} turns · fold</span>
-      </button>
+        <CapsuleFace
+          turns={data.turns}
+          tokensSaved={data.tokensSaved}
+          text={data.text}
+          head={data.head}
+        />
+      </div>
+      <div className={s.frameCaption} style={{ top: SIZE.framePad + SIZE.capsule.height + 5 }}>
+        <span title="Covered by the summary: a branch through here reads the summary instead of these">
+          ▾ The {data.turns} original turns
+        </span>
+        <button
+          type="button"
+          className={cx(s.frameFold, "nodrag", "nopan")}
+          aria-expanded
+          title="Fold the original turns back into the summary (Space)"
+          onClick={(event) => {
+            event.stopPropagation();
+            toggleCapsule(data.summaryId);
+          }}
+        >
+          Fold
+        </button>
+      </div>
     </div>
   );
 }

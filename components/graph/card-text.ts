@@ -29,3 +29,8 @@ export function savingText(tokensSaved: number): string {
     ? `saves ${formatTokens(tokensSaved)} tokens`
     : `costs ${formatTokens(tokensSaved)} tokens`;
 }
+
+/** What a capsule is, in words: "Summary of 14 earlier turns". */
+export function capsuleTitle(turns: number): string {
+  return `Summary of ${turns} earlier ${turns === 1 ? "turn" : "turns"}`;
+}

@@ -17,6 +17,9 @@ import {
   type TurnFlowNode,
 } from "./flow-types";
 
+/** The label of an edge whose branch forked before the summary and reads the originals. */
+export const RAW_LABEL = "reads the originals";
+
 /** What every element builder needs to know beyond the card itself. */
 export interface ElementContext {
   readonly view: GraphView;
@@ -95,7 +98,10 @@ export function frameNode(
     data: {
       summaryId: capsule.summary.id,
       turns: capsule.covered.length,
+      tokensSaved: capsule.summary.tokensSaved ?? 0,
       text: firstLine(capsule.summary.content),
+      spine: capsule.spine,
+      head: capsule.head,
       glow: standInGlow(marks),
     },
   };
@@ -131,6 +137,7 @@ export function edge(
     sourceHandle: handles.source,
     targetHandle: handles.target,
     data,
-    ...(data.variant === "raw" ? { label: "raw context" } : {}),
+    // Plain words on the picture; the precise term ("raw context") is in the docs.
+    ...(data.variant === "raw" ? { label: RAW_LABEL } : {}),
   };
 }

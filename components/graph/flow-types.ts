@@ -56,11 +56,17 @@ export type CapsuleData = {
   readonly readsInside: number;
 };
 
-/** The expanded capsule: a background frame around the covered nodes drawn in place. */
+/**
+ * The expanded capsule: a frame whose top row is the capsule itself, where it was when
+ * folded, and below it the covered nodes drawn in place (the originals).
+ */
 export type FrameData = {
   readonly summaryId: NodeId;
   readonly turns: number;
+  readonly tokensSaved: number;
   readonly text: string;
+  readonly spine: boolean;
+  readonly head: boolean;
   readonly glow: Glow;
 };
 
@@ -140,8 +146,8 @@ export const PORT_INSET = 26;
 
 /** Card geometry, in flow pixels. */
 export const SIZE = {
-  turn: { width: 220, height: 64 },
-  capsule: { width: 300, height: 88 },
+  turn: { width: 220, height: 72 },
+  capsule: { width: 300, height: 96 },
   side: { width: 168, height: 52 },
   /** Between adjacent cards of one family / of different parents. */
   gap: 28,
@@ -149,8 +155,8 @@ export const SIZE = {
   sideGap: 20,
   /** Layer pitch: the tallest card plus room for edges. */
   row: 128,
+  /** Around the expanded capsule's contents; its capsule sits `framePad` below its top. */
   framePad: 14,
-  frameHeader: 30,
-  /** Room for the frame's header (the summary's first line) even around a single column. */
+  /** Room for the capsule at the top of the frame even around a single column. */
   frameMinWidth: 340,
 } as const;

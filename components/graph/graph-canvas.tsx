@@ -7,7 +7,6 @@ import {
   Controls,
   Panel,
   ReactFlow,
-  useReactFlow,
   useStore,
   type NodeMouseHandler,
   type ReactFlowState,
@@ -17,33 +16,28 @@ import { useResolvedTheme } from "@/components/theme/use-resolved-theme";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import type { GraphRow } from "@/lib/engine/build-graph";
 import { useSession } from "@/components/session/session-context";
+import { useCompare } from "@/components/compare/compare-context";
+import { useShowShortcuts } from "@/components/shortcuts/shortcuts-provider";
 import { CapsuleCard, FrameCard } from "./capsule-card";
 import { flowNodeOf, type GraphEdge, type GraphNode } from "./flow-node-types";
 import type { FlowEdge, FlowNode, NavEntry } from "./flow-types";
 import { GraphEdgeLine } from "./graph-edge";
+import { GraphMinimap } from "./graph-minimap";
 import s from "./graph.module.css";
 import { GraphToolbar } from "./graph-toolbar";
 import { NodeDetail } from "./node-detail";
-import { LEGIBLE_ZOOM, MIN_ZOOM, READING_ZOOM, fitViewport, openingViewport } from "./opening-view";
+import { inView, MIN_ZOOM, type Box } from "./opening-view";
+import p from "./panel.module.css";
 import { SideCard } from "./side-card";
 import { TurnCard } from "./turn-card";
 import { useGraphKeys } from "./use-graph-keys";
 import { useGraphModel } from "./use-graph-model";
+import { useGraphViewport } from "./use-graph-viewport";
 import { allElements, coverKey, coverRect, visibleElements } from "./visible-cards";
 
 // Module-level: React Flow warns (and remounts every card) when these change identity.
 const NODE_TYPES = { turn: TurnCard, capsule: CapsuleCard, frame: FrameCard, side: SideCard };
 const EDGE_TYPES = { spindle: GraphEdgeLine };
-/** Up to this many cards, following HEAD refits the whole graph instead of panning. */
-const FOLLOW_FIT_LIMIT = 30;
-
-/** A card's identity and place, as a key. */
-const placeOf = (card: FlowNode) => `${card.id}@${card.position.x},${card.position.y}`;
-
-const centreOf = (card: FlowNode) => ({
-  x: card.position.x + (card.width ?? 0) / 2,
-  y: card.position.y + (card.height ?? 0) / 2,
-});
 
 const EMPTY_ROWS: ReadonlyMap<NodeId, GraphRow> = new Map();
 const EMPTY_CARDS: ReadonlyMap<string, FlowNode> = new Map();
@@ -52,6 +46,40 @@ const EMPTY_NAV: ReadonlyMap<string, NavEntry> = new Map();
 
 const selectCover = (st: ReactFlowState) => coverKey(st.transform, st.width, st.height);
 
+/** "Back to HEAD", shown while HEAD's card is out of view; re-renders only when that flips. */
+function BackToHead({
+  head,
+  onClick,
+}: {
+  readonly head: Box | null;
+  readonly onClick: () => void;
+}) {
+  const away = useStore(
+    useCallback(
+      (st: ReactFlowState) =>
+        head !== null &&
+        st.width > 0 &&
+        !inView(
+          head,
+          { x: st.transform[0], y: st.transform[1], zoom: st.transform[2] },
+          { width: st.width, height: st.height },
+        ),
+      [head],
+    ),
+  );
+  if (!away) return null;
+  return (
+    <button
+      type="button"
+      className={p.backToHead}
+      onClick={onClick}
+      title="Show HEAD — where you are — at reading size; the view follows it again (H)"
+    >
+      Back to HEAD
+    </button>
+  );
+}
+
 /** The graph of the store's session; reads the store, keeps only React Flow's viewport. */
 export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) => void }) {
   const expandedIds = useSession((st) => st.expanded);
@@ -59,10 +87,14 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const selectedId = useSession((st) => st.selectedId);
   const select = useSession((st) => st.select);
   const toggleCapsule = useSession((st) => st.toggleCapsule);
-  const flow = useReactFlow<GraphNode, GraphEdge>();
   const theme = useResolvedTheme();
+  const compare = useCompare();
+  const showShortcuts = useShowShortcuts();
   const rootRef = useRef<HTMLDivElement>(null);
   const paneRef = useRef<HTMLDivElement>(null);
+  const [minimap, setMinimap] = useState(true);
+  // Picking the second node of a comparison: the first one, until a card is clicked.
+  const [picking, setPicking] = useState<NodeId | null>(null);
 
   const expanded = useMemo(() => new Set(Object.keys(expandedIds).map(asNodeId)), [expandedIds]);
   // The selected node as the store holds it: its text, metadata and reads (the graph's rows
@@ -114,68 +146,27 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     const box = paneRef.current?.getBoundingClientRect();
     return { width: box?.width ?? 0, height: box?.height ?? 0 };
   }, []);
-  // The whole graph, fitted from the layout (React Flow knows only the cards it was given).
-  const fit = useCallback(() => {
-    if (cards.size === 0) return;
-    void flow.setViewport(fitViewport([...cards.values()], paneSize()), { duration: 200 });
-  }, [cards, flow, paneSize]);
-  const reveal = useCallback(
-    (cardId: string) => {
-      const card = cards.get(cardId);
-      if (card === undefined) return;
-      const { x, y } = centreOf(card);
-      void flow.setCenter(x, y, { zoom: flow.getZoom(), duration: 150 });
-    },
-    [cards, flow],
-  );
-  // First load: the whole graph when it fits legibly, else HEAD at reading size — set in one
-  // step once React Flow is ready and the first layout has arrived (from the worker, it may
-  // come later than React Flow's init).
   const headId = model?.headId ?? null;
   const headCard = headId === null ? null : cardOf(headId);
-  const [ready, setReady] = useState(false);
-  const onInit = useCallback(() => setReady(true), []);
-  const initialised = useRef(false);
-  // Where HEAD's card was when the view last followed it: a new model that leaves it in
-  // place (a selection's marks, an expanded capsule elsewhere) does not pull the view back.
-  const followed = useRef<string | null>(null);
-  useEffect(() => {
-    if (initialised.current || !ready || paneRef.current === null || cards.size === 0) return;
-    initialised.current = true;
-    const head = headCard === null ? undefined : cards.get(headCard);
-    if (head !== undefined) followed.current = placeOf(head);
-    void flow.setViewport(openingViewport([...cards.values()], paneSize(), head ?? null));
-  }, [ready, cards, headCard, flow, paneSize]);
+  const view = useGraphViewport({ cards, cardOf, headId, expanded, selectedId, paneSize });
+  const { fit, reveal, backToHead } = view;
 
-  // Follow HEAD: when a new turn, a checkout or a compaction moves HEAD's card out of view
-  // (a folded capsule can shorten the picture under the viewport), bring it back in.
-  const headCardNode = headCard === null ? undefined : cards.get(headCard);
+  const startCompare = useCallback((id: NodeId) => setPicking(id), []);
+  const finishCompare = useCallback(
+    (a: NodeId, b: NodeId) => {
+      setPicking(null);
+      compare.open(a, b);
+    },
+    [compare],
+  );
   useEffect(() => {
-    const root = rootRef.current;
-    if (!initialised.current || headCardNode === undefined || root === null) return;
-    const place = placeOf(headCardNode);
-    if (followed.current === place) return;
-    followed.current = place;
-    const { x, y } = centreOf(headCardNode);
-    const at = flow.flowToScreenPosition({ x, y });
-    const box = root.getBoundingClientRect();
-    const margin = 40;
-    const visible =
-      at.x > box.left + margin &&
-      at.x < box.right - margin &&
-      at.y > box.top + margin &&
-      at.y < box.bottom - margin;
-    if (visible) return;
-    // Refit when the whole graph stays legible (as on first load); else pan to HEAD.
-    if (cards.size <= FOLLOW_FIT_LIMIT) {
-      const whole = fitViewport([...cards.values()], paneSize());
-      if (whole.zoom >= LEGIBLE_ZOOM) {
-        void flow.setViewport(whole);
-        return;
-      }
-    }
-    void flow.setCenter(x, y, { zoom: Math.max(flow.getZoom(), READING_ZOOM), duration: 200 });
-  }, [headCardNode, cards, flow, paneSize]);
+    if (picking === null) return;
+    const cancel = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setPicking(null);
+    };
+    window.addEventListener("keydown", cancel);
+    return () => window.removeEventListener("keydown", cancel);
+  }, [picking]);
 
   const onKeyDown = useGraphKeys({
     nav: model?.nav ?? EMPTY_NAV,
@@ -183,35 +174,41 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     headId,
     cardOf,
     capsuleId,
-    onCheckout,
+    onCheckout: (id) => {
+      view.attach();
+      onCheckout(id);
+    },
     onFit: fit,
+    onBackToHead: backToHead,
+    onToggleMinimap: () => setMinimap((v) => !v),
+    onCompare: startCompare,
     reveal,
   });
 
   const onNodeClick: NodeMouseHandler<GraphNode> = useCallback(
-    (_event, node) => {
+    (event, node) => {
       rootRef.current?.focus({ preventScroll: true });
-      switch (node.type) {
-        case "capsule":
-          select(node.data.summaryId);
-          toggleCapsule(node.data.summaryId);
-          return;
-        case "frame":
-          select(node.data.summaryId);
-          return;
-        case "turn":
-        case "side":
-          select(asNodeId(node.id));
-          return;
+      const id =
+        node.type === "capsule" || node.type === "frame" ? node.data.summaryId : asNodeId(node.id);
+      // The second node of a comparison: picked after "Compare…", or Shift+click.
+      const first = picking ?? (event.shiftKey ? selectedId : null);
+      if (first !== null && node.type === "turn") {
+        finishCompare(first, id);
+        return;
       }
+      select(id);
+      if (node.type === "capsule") toggleCapsule(node.data.summaryId);
     },
-    [select, toggleCapsule],
+    [select, toggleCapsule, picking, selectedId, finishCompare],
   );
   const onNodeDoubleClick: NodeMouseHandler<GraphNode> = useCallback(
     (_event, node) => {
-      if (node.type === "turn") onCheckout(asNodeId(node.id));
+      if (node.type !== "turn") return;
+      // The card double-clicked is in view: the view follows HEAD from here.
+      view.attach();
+      onCheckout(asNodeId(node.id));
     },
-    [onCheckout],
+    [onCheckout, view],
   );
   const onPaneClick = useCallback(() => {
     rootRef.current?.focus({ preventScroll: true });
@@ -219,6 +216,8 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   }, [select]);
 
   const relics = model?.relics ?? 0;
+  const headBox = headCard === null ? null : (cards.get(headCard) ?? null);
+  const pickingRow = picking === null ? undefined : rows.get(picking);
 
   return (
     <div
@@ -227,7 +226,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
       tabIndex={0}
       onKeyDown={onKeyDown}
       aria-label="Conversation graph"
-      aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Enter Space F"
+      aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Enter Space H F M C ?"
     >
       <div className={s.canvas} ref={paneRef}>
         <ReactFlow<GraphNode, GraphEdge>
@@ -238,7 +237,8 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
           onNodeClick={onNodeClick}
           onNodeDoubleClick={onNodeDoubleClick}
           onPaneClick={onPaneClick}
-          onInit={onInit}
+          onInit={view.onInit}
+          onMoveStart={view.onMoveStart}
           onlyRenderVisibleElements
           minZoom={MIN_ZOOM}
           maxZoom={1.75}
@@ -268,7 +268,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
             <ControlButton
               className="react-flow__controls-fitview"
               onClick={fit}
-              title="Fit the whole graph"
+              title="Fit the whole graph (F)"
               aria-label="Fit the whole graph"
             >
               <svg viewBox="0 0 32 32" aria-hidden="true" fill="none">
@@ -281,8 +281,37 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
             </ControlButton>
           </Controls>
           <Panel position="top-left">
-            <GraphToolbar relics={relics} onFit={fit} />
+            <GraphToolbar
+              relics={relics}
+              onFit={fit}
+              minimap={minimap}
+              onToggleMinimap={() => setMinimap((v) => !v)}
+              onShowKeys={showShortcuts}
+            />
           </Panel>
+          <Panel position="bottom-right">
+            <div className={p.viewControls}>
+              <BackToHead head={headBox} onClick={backToHead} />
+              {minimap && (
+                <GraphMinimap
+                  cards={cards}
+                  headCardId={headCard}
+                  theme={theme}
+                  onPan={view.detach}
+                />
+              )}
+            </div>
+          </Panel>
+          {picking !== null && (
+            <Panel position="top-center">
+              <div className={p.pickBanner} role="status">
+                Pick a message to compare with “{pickingRow?.content.slice(0, 40) ?? "…"}”
+                <button type="button" className={p.button} onClick={() => setPicking(null)}>
+                  Cancel
+                </button>
+              </div>
+            </Panel>
+          )}
         </ReactFlow>
         {model === null && <div className={s.empty}>Updating the graph…</div>}
       </div>
@@ -292,9 +321,17 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
           head={selected.id === headId}
           capsule={selected.id === capsuleId ? { expanded: capsuleExpanded } : null}
           folded={capsuleId !== null && !capsuleExpanded && covered.has(selected.id)}
-          onCheckout={onCheckout}
+          onCheckout={(id) => {
+            view.attach();
+            onCheckout(id);
+          }}
           onToggleCapsule={() => {
             if (capsuleId !== null) toggleCapsule(capsuleId);
+          }}
+          onCompare={startCompare}
+          onReveal={(id) => {
+            const card = cardOf(id);
+            if (card !== null) reveal(card);
           }}
           onClose={() => select(null)}
         />

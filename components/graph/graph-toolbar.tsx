@@ -2,47 +2,74 @@
 
 import { useSession } from "@/components/session/session-context";
 import p from "./panel.module.css";
+import { HEAD_TITLE } from "./turn-card";
 
-/** The graph's overlay: relic toggle, fit, and a legend of what the marks mean. */
+/** The graph's overlay: fit, the map, replaced summaries, the keys, and a legend. */
 export function GraphToolbar({
   relics,
   onFit,
+  minimap,
+  onToggleMinimap,
+  onShowKeys,
 }: {
   readonly relics: number;
   readonly onFit: () => void;
+  readonly minimap: boolean;
+  readonly onToggleMinimap: () => void;
+  readonly onShowKeys: () => void;
 }) {
   const showRelics = useSession((st) => st.showRelics);
   const toggleRelics = useSession((st) => st.toggleRelics);
   return (
     <div className={p.toolbar}>
-      <button type="button" className={p.button} onClick={onFit} title="Fit the graph (F)">
-        Fit
+      <button type="button" className={p.button} onClick={onFit} title="Fit the whole graph (F)">
+        Fit all
       </button>
       <button
         type="button"
         className={p.button}
-        aria-pressed={showRelics}
-        onClick={toggleRelics}
-        disabled={relics === 0 && !showRelics}
-        title="Superseded summaries, drawn faded beside their predecessor"
+        aria-pressed={minimap}
+        onClick={onToggleMinimap}
+        title="The overview map (M)"
       >
-        Show relics{relics > 0 ? ` (${relics})` : ""}
+        Map
+      </button>
+      {(relics > 0 || showRelics) && (
+        <button
+          type="button"
+          className={p.button}
+          aria-pressed={showRelics}
+          onClick={toggleRelics}
+          title="Earlier summaries that a newer one replaced (superseded), drawn faded beside the turn they followed"
+        >
+          Show replaced summaries{relics > 0 ? ` (${relics})` : ""}
+        </button>
+      )}
+      <button
+        type="button"
+        className={p.button}
+        onClick={onShowKeys}
+        title="Keyboard shortcuts (?)"
+        aria-label="Keyboard shortcuts"
+      >
+        ?
       </button>
       <div className={p.legend} aria-label="Legend">
-        <span className={p.legendItem}>
+        <span className={p.legendItem} title={HEAD_TITLE}>
           <span className={p.swatchHead}>HEAD</span>
+          you are here
         </span>
         <span className={p.legendItem}>
           <span className={p.swatchSpine} aria-hidden />
-          HEAD branch
+          its branch
         </span>
         <span className={p.legendItem}>
           <span className={p.swatchCapsule} aria-hidden />
           summary
         </span>
-        <span className={p.legendItem}>
+        <span className={p.legendItem} title="Raw context: the branch forked before the summary">
           <span className={p.swatchRaw} aria-hidden />
-          raw context
+          reads the originals
         </span>
       </div>
     </div>

@@ -78,7 +78,8 @@ function emit(
     const item = stack.pop();
     if (item === undefined) continue;
     const { card, depth } = item;
-    const span = card.shape === "frame" && out.inner !== null ? out.inner.span : 1;
+    // The frame's top layer holds the capsule; the covered turns fill the layers below it.
+    const span = card.shape === "frame" && out.inner !== null ? out.inner.span + 1 : 1;
     for (let i = card.children.length - 1; i >= 0; i -= 1) {
       const child = card.children[i];
       if (child !== undefined) stack.push({ card: child, depth: depth + span, parent: card.id });
@@ -87,16 +88,17 @@ function emit(
     const top = depth * SIZE.row;
 
     if (card.shape === "frame" && out.capsule !== null && out.inner !== null) {
+      // The capsule stays where it was folded (its top at this layer's top); the originals
+      // start one layer below it.
       const left = Math.round(x + dx - out.inner.width / 2);
-      const position = { x: left, y: top - SIZE.framePad - SIZE.frameHeader };
-      const height = (out.inner.span - 1) * SIZE.row + SIZE.turn.height;
       const box = {
-        position,
+        position: { x: left, y: top - SIZE.framePad },
         width: out.inner.width,
-        height: height + 2 * SIZE.framePad + SIZE.frameHeader,
+        height: out.inner.span * SIZE.row + SIZE.turn.height + 2 * SIZE.framePad,
       };
       out.frames.push(frameNode(out.capsule, box, out.marks));
-      emit(out.inner.cards, out.inner.placed, depth, left + SIZE.framePad - out.inner.minX, out);
+      const innerDx = left + SIZE.framePad - out.inner.minX;
+      emit(out.inner.cards, out.inner.placed, depth + 1, innerDx, out);
       continue;
     }
 
@@ -183,7 +185,7 @@ export function layoutGraph(
   const inner = frame === null ? null : innerLayout(frame.inner, cache);
   const measure: Measure = (card) =>
     card.shape === "frame" && inner !== null
-      ? { width: inner.width, span: inner.span }
+      ? { width: inner.width, span: inner.span + 1 }
       : { width: slotWidth(card), span: 1 };
 
   const out: Emitter = {

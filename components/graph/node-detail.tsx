@@ -5,10 +5,11 @@ import type { GraphRow } from "@/lib/engine/build-graph";
 import { useSession, useSessionStoreApi } from "@/components/session/session-context";
 import type { NodeId } from "@/lib/engine/ids";
 import { isSideLeafKind } from "@/lib/engine/side-leaf";
-import { savingText } from "./card-text";
+import { capsuleTitle, savingText } from "./card-text";
 import p from "./panel.module.css";
+import { ReadList } from "./read-list";
 import { cx } from "./same-card";
-import { ROLE } from "./turn-card";
+import { HEAD_TITLE } from "./turn-card";
 
 export interface NodeDetailProps {
   readonly row: GraphRow;
@@ -19,18 +20,39 @@ export interface NodeDetailProps {
   readonly folded: boolean;
   readonly onCheckout: (id: NodeId) => void;
   readonly onToggleCapsule: () => void;
+  /** Starts picking a second node to compare this one with. */
+  readonly onCompare: (id: NodeId) => void;
+  /** Brings a node's card into view (a line of what it read). */
+  readonly onReveal: (id: NodeId) => void;
   readonly onClose: () => void;
 }
 
+/** What the node is, in words. */
 function kindLabel(row: GraphRow): string {
-  if (row.superseded_summary === true) return "summary (superseded)";
-  if (row.callerId !== null && row.kind !== "tool") return `${ROLE[row.kind]} · sub-agent`;
-  return ROLE[row.kind];
+  if (row.superseded_summary === true) return "Replaced summary";
+  const base: Record<GraphRow["kind"], string> = {
+    root: "System prompt",
+    user: "Your message",
+    assistant: "Reply",
+    tool: "Tool result",
+    summary: "Summary",
+    notice: "Notice",
+  };
+  if (row.callerId !== null && row.kind !== "tool") return `${base[row.kind]} · sub-agent`;
+  return base[row.kind];
 }
+
+const STATUS: Readonly<Record<GraphRow["status"], string | null>> = {
+  complete: null,
+  streaming: "writing…",
+  interrupted: "stopped",
+  error: "failed",
+};
 
 /**
  * The selected node in full. Content is plain text in a pre-wrapped block — React escapes
  * it, and nothing here parses markdown or injects HTML, so a node cannot script the page.
+ * A reply (or a summary) lists what it read: the exact prompt, one line per message.
  */
 export function NodeDetail(props: NodeDetailProps) {
   const { row, capsule } = props;
@@ -44,12 +66,24 @@ export function NodeDetail(props: NodeDetailProps) {
   // Side leaves cannot become HEAD (checkoutTarget refuses them).
   const checkoutable = !isSideLeafKind(row.kind);
   const metadata = JSON.stringify(row.metadata, null, 2);
+  const status = STATUS[row.status];
+  const read = row.kind === "assistant" || row.kind === "summary";
+  const model = typeof row.metadata.model === "string" ? row.metadata.model : null;
   return (
     <section className={p.detail} aria-label="Selected node">
       <header className={p.detailHead}>
         <span className={p.detailTitle}>{kindLabel(row)}</span>
         <span className={p.meta}>
-          #{row.seq} · {row.status} · {row.tokenCount} tokens · read {row.reads.length} nodes
+          {[
+            status,
+            model,
+            `${row.tokenCount.toLocaleString("en")} tokens`,
+            read && partial !== "skeleton" && partial !== "reads"
+              ? `read ${row.reads.length} ${row.reads.length === 1 ? "message" : "messages"}`
+              : null,
+          ]
+            .filter((x) => x !== null)
+            .join(" · ")}
         </span>
         <span className={p.spacer} />
         {capsule !== null && (
@@ -59,20 +93,34 @@ export function NodeDetail(props: NodeDetailProps) {
             aria-expanded={capsule.expanded}
             onClick={props.onToggleCapsule}
           >
-            {capsule.expanded ? "Fold" : "Unfold"}
+            {capsule.expanded ? "Fold the originals" : "Show the original turns"}
           </button>
         )}
         {checkoutable && (
           <button
             type="button"
-            className={cx(p.button, p.primary)}
-            disabled={props.head}
-            onClick={() => props.onCheckout(row.id)}
-            title="Move HEAD here; the transcript follows (Enter)"
+            className={p.button}
+            onClick={() => props.onCompare(row.id)}
+            title="Compare this branch with another, side by side (C, then pick a node)"
           >
-            {props.head ? "HEAD" : "Checkout"}
+            Compare…
           </button>
         )}
+        {checkoutable &&
+          (props.head ? (
+            <span className={p.here} title={HEAD_TITLE}>
+              You are here
+            </span>
+          ) : (
+            <button
+              type="button"
+              className={cx(p.button, p.primary)}
+              onClick={() => props.onCheckout(row.id)}
+              title="Check out this node: HEAD moves here, the transcript shows its branch and your next message continues from it (Enter)"
+            >
+              Continue from here
+            </button>
+          ))}
         <button
           type="button"
           className={p.close}
@@ -85,27 +133,41 @@ export function NodeDetail(props: NodeDetailProps) {
       <div className={p.detailBody}>
         {capsule !== null && (
           <p className={p.note}>
-            Summary of {row.covers_ids?.length ?? 0} turns · {savingText(row.tokensSaved ?? 0)}
-            {row.reads.length > 0 ? " · its summariser read the marked nodes" : ""}
+            {capsuleTitle(row.covers_ids?.length ?? 0)}: on this branch the model reads it instead
+            of the original turns · {savingText(row.tokensSaved ?? 0)}
           </p>
         )}
         {props.folded && (
-          <p className={p.note}>Folded into the summary capsule — unfold it to see this turn.</p>
+          <p className={p.note}>
+            Summarised: the capsule stands in for this turn — open it to see this turn in place.
+          </p>
         )}
         {row.rawFork && (
-          <p className={p.note}>
-            This branch forks from inside the summarised segment and renders raw context.
+          <p className={p.note} title="This branch renders raw context">
+            Forked before the summary: this branch reads the original turns, not the summary.
           </p>
         )}
         {partial === "skeleton" && <p className={p.note}>Loading the whole text…</p>}
         <pre className={p.content} aria-busy={partial !== undefined}>
           {row.content === "" ? "(empty)" : row.content}
         </pre>
+        {read && row.reads.length > 0 && (
+          <details className={p.disclosure} open>
+            <summary>
+              {row.kind === "summary" ? "What its summariser read" : "What it read"}
+            </summary>
+            <ReadList reads={row.reads} onReveal={props.onReveal} />
+          </details>
+        )}
         <details className={p.disclosure}>
           <summary>Metadata</summary>
           <pre className={p.json}>{metadata}</pre>
           <pre className={p.json}>
-            {JSON.stringify({ id: row.id, createdAt: row.createdAt, reads: row.reads }, null, 2)}
+            {JSON.stringify(
+              { id: row.id, seq: row.seq, createdAt: row.createdAt, reads: row.reads },
+              null,
+              2,
+            )}
           </pre>
         </details>
       </div>

@@ -5,68 +5,126 @@ export interface Viewport {
   readonly zoom: number;
 }
 
-interface Box {
+export interface Box {
   readonly position: { readonly x: number; readonly y: number };
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface Pane {
   readonly width: number;
   readonly height: number;
 }
 
 /** Padding of a fit, in screen pixels: the top keeps the first card clear of the toolbar. */
 export const FIT_PADDING = { top: 64, x: 24, bottom: 24 } as const;
-/** Below this a fit shows shapes, not words: a long session opens on HEAD instead. */
-export const LEGIBLE_ZOOM = 0.35;
-/** The zoom a long session opens at, centred on HEAD. */
-export const READING_ZOOM = 0.8;
+/** The size of a card's text in flow pixels (graph.module.css `.text`). */
+export const CARD_TEXT_PX = 13;
+/**
+ * The least zoom at which a card's text reads at 12 CSS px on screen (issue 20): the view
+ * opens, follows HEAD, frames a capsule and frames what a reply read at no less than this.
+ */
+export const READABLE_ZOOM = 12 / CARD_TEXT_PX;
+/** The zoom the view opens at and follows HEAD with: cards at their natural size. */
+export const READING_ZOOM = 1;
 export const MIN_ZOOM = 0.05;
 export const FIT_MAX_ZOOM = 1;
+/** Where HEAD sits when the view shows it: a little below the middle, its branch above. */
+const HEAD_AT = 0.62;
 
 const centre = (card: Box) => ({
   x: card.position.x + card.width / 2,
   y: card.position.y + card.height / 2,
 });
 
-/** The viewport that shows every card, padded, at no more than natural size. */
-export function fitViewport(cards: readonly Box[], pane: { width: number; height: number }) {
+/** The rectangle around some boxes, in flow coordinates; null for none. */
+export function boundsOf(
+  boxes: Iterable<Box>,
+): { minX: number; minY: number; maxX: number; maxY: number } | null {
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;
   let maxY = -Infinity;
-  for (const card of cards) {
+  for (const card of boxes) {
     minX = Math.min(minX, card.position.x);
     minY = Math.min(minY, card.position.y);
     maxX = Math.max(maxX, card.position.x + card.width);
     maxY = Math.max(maxY, card.position.y + card.height);
   }
-  if (cards.length === 0) return { x: 0, y: 0, zoom: FIT_MAX_ZOOM };
+  return minX === Infinity ? null : { minX, minY, maxX, maxY };
+}
+
+/** The zoom at which `boxes` fill the pane (padded), at no more than `max`. */
+function fitZoom(
+  b: { minX: number; minY: number; maxX: number; maxY: number },
+  pane: Pane,
+  max: number,
+) {
   const roomX = Math.max(1, pane.width - 2 * FIT_PADDING.x);
   const roomY = Math.max(1, pane.height - FIT_PADDING.top - FIT_PADDING.bottom);
-  const spanX = Math.max(1, maxX - minX);
-  const spanY = Math.max(1, maxY - minY);
-  const zoom = Math.max(MIN_ZOOM, Math.min(FIT_MAX_ZOOM, roomX / spanX, roomY / spanY));
+  const spanX = Math.max(1, b.maxX - b.minX);
+  const spanY = Math.max(1, b.maxY - b.minY);
+  return { zoom: Math.max(MIN_ZOOM, Math.min(max, roomX / spanX, roomY / spanY)), roomX, roomY };
+}
+
+/** The viewport that shows every box, padded, at no more than natural size. */
+export function fitViewport(cards: Iterable<Box>, pane: Pane, max = FIT_MAX_ZOOM): Viewport {
+  const b = boundsOf(cards);
+  if (b === null) return { x: 0, y: 0, zoom: FIT_MAX_ZOOM };
+  const { zoom, roomX, roomY } = fitZoom(b, pane, max);
   return {
-    x: FIT_PADDING.x + (roomX - spanX * zoom) / 2 - minX * zoom,
-    y: FIT_PADDING.top + (roomY - spanY * zoom) / 2 - minY * zoom,
+    x: FIT_PADDING.x + (roomX - (b.maxX - b.minX) * zoom) / 2 - b.minX * zoom,
+    y: FIT_PADDING.top + (roomY - (b.maxY - b.minY) * zoom) / 2 - b.minY * zoom,
     zoom,
   };
 }
 
+/** The viewport that puts a card's centre at a point of the pane (fractions of its size). */
+export function viewportAt(card: Box, pane: Pane, zoom: number, at = { x: 0.5, y: 0.5 }) {
+  const c = centre(card);
+  return { x: pane.width * at.x - c.x * zoom, y: pane.height * at.y - c.y * zoom, zoom };
+}
+
+/** HEAD's card at reading size, a little below the middle so its branch shows above it. */
+export function headViewport(head: Box, pane: Pane, zoom = READING_ZOOM): Viewport {
+  return viewportAt(head, pane, zoom, { x: 0.5, y: HEAD_AT });
+}
+
 /**
- * Where the graph opens (graph.md: large sessions stay fluid): the whole graph when it fits
- * legibly, else HEAD's card at reading size. Computed from the layout alone and applied in
- * one step, so the canvas never passes through a whole-graph zoom at which React Flow would
- * mount every card of a long session.
+ * Where the graph opens (issue 20): never a fit that shrinks cards below reading size. The
+ * whole graph when it fits at readable zoom, else HEAD's card at reading size with its
+ * branch above it. Computed from the layout alone and applied in one step, so the canvas
+ * never passes through a whole-graph zoom at which React Flow would mount every card.
  */
-export function openingViewport(
-  cards: readonly Box[],
-  pane: { width: number; height: number },
-  head: Box | null,
-): Viewport {
+export function openingViewport(cards: Iterable<Box>, pane: Pane, head: Box | null): Viewport {
   const fit = fitViewport(cards, pane);
-  if (fit.zoom >= LEGIBLE_ZOOM || head === null) return fit;
-  const at = centre(head);
-  return {
-    x: pane.width / 2 - at.x * READING_ZOOM,
-    y: pane.height / 2 - at.y * READING_ZOOM,
-    zoom: READING_ZOOM,
-  };
+  if (fit.zoom >= READABLE_ZOOM || head === null) return fit;
+  return headViewport(head, pane);
+}
+
+/** Whether a card lies inside the viewport, `margin` screen pixels clear of its edges. */
+export function inView(card: Box, view: Viewport, pane: Pane, margin = 0): boolean {
+  const left = card.position.x * view.zoom + view.x;
+  const top = card.position.y * view.zoom + view.y;
+  return (
+    left >= margin &&
+    top >= margin &&
+    left + card.width * view.zoom <= pane.width - margin &&
+    top + card.height * view.zoom <= pane.height - margin
+  );
+}
+
+/**
+ * A view of some cards at readable zoom (what a reply read, a capsule with its originals):
+ * all of them when they fit at `READABLE_ZOOM` or more (and at most natural size);
+ * otherwise `focus` at reading size, and `fits` is false (the minimap shows the rest).
+ */
+export function frameViewport(
+  cards: readonly Box[],
+  pane: Pane,
+  focus: Box,
+): { readonly view: Viewport; readonly fits: boolean } {
+  const fit = fitViewport(cards, pane, READING_ZOOM);
+  if (fit.zoom >= READABLE_ZOOM) return { view: fit, fits: true };
+  return { view: headViewport(focus, pane), fits: false };
 }

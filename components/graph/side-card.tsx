@@ -11,7 +11,7 @@ import { StatusMark } from "./turn-card";
 
 const LABEL: Readonly<Record<SideData["kind"], string>> = {
   notice: "notice",
-  relic: "summary · superseded",
+  relic: "replaced summary",
   summary: "summary · covers nothing",
 };
 
@@ -26,6 +26,11 @@ function SideCardView({ id, data }: NodeProps<SideNode>) {
         data.glow !== null && s[data.glow],
         selected && s.selected,
       )}
+      title={
+        data.kind === "relic"
+          ? "An earlier summary, replaced by a newer one (superseded): nothing reads it any more"
+          : undefined
+      }
     >
       <Handle type="target" position={Position.Left} id={HANDLE.in} className={s.handle} />
       <div className={s.cardHead}>

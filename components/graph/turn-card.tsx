@@ -9,11 +9,12 @@ import { HANDLE } from "./flow-types";
 import s from "./graph.module.css";
 import { cx, sameCard } from "./same-card";
 
+/** The card's role line, in words. */
 export const ROLE: Readonly<Record<NodeKind, string>> = {
-  root: "system",
-  user: "user",
-  assistant: "assistant",
-  tool: "tool",
+  root: "system prompt",
+  user: "you",
+  assistant: "reply",
+  tool: "tool result",
   summary: "summary",
   notice: "notice",
 };
@@ -32,7 +33,11 @@ export function StatusMark({ status }: { readonly status: NodeStatus }) {
     case "streaming":
       return <span className={s.pulse} role="img" aria-label="streaming" title="Streaming" />;
     case "interrupted":
-      return <span className={cx(s.tag, s.warnTag)}>interrupted</span>;
+      return (
+        <span className={cx(s.tag, s.warnTag)} title="Stopped before it finished (interrupted)">
+          stopped
+        </span>
+      );
     case "error":
       return <span className={cx(s.tag, s.errorTag)}>error</span>;
     case "complete":
@@ -48,6 +53,10 @@ function ForkIcon() {
     </svg>
   );
 }
+
+/** What HEAD means, for the tooltips that explain it. */
+export const HEAD_TITLE =
+  "HEAD — where you are: the transcript shows this branch, and your next message continues from here";
 
 /** One conversation node: role, first line, status, fork badge, HEAD. */
 function TurnCardView({ id, data }: NodeProps<TurnNode>) {
@@ -74,13 +83,29 @@ function TurnCardView({ id, data }: NodeProps<TurnNode>) {
         </span>
         <span className={s.tags}>
           <StatusMark status={data.status} />
-          {data.sibling !== null && <span className={s.tag}>{data.sibling}</span>}
+          {data.covered && (
+            <span
+              className={cx(s.tag, s.originalTag)}
+              title="An original turn: the summary above stands in for it"
+            >
+              original
+            </span>
+          )}
+          {data.sibling !== null && (
+            <span className={s.tag} title={`Version ${data.sibling.replace("/", " of ")}`}>
+              {data.sibling}
+            </span>
+          )}
           {data.forks > 1 && (
             <span className={cx(s.tag, s.forkTag)} title={`${data.forks} branches fork here`}>
               <ForkIcon /> {data.forks}
             </span>
           )}
-          {data.head && <span className={cx(s.tag, s.headTag)}>HEAD</span>}
+          {data.head && (
+            <span className={cx(s.tag, s.headTag)} title={HEAD_TITLE}>
+              HEAD
+            </span>
+          )}
         </span>
       </div>
       <div className={s.text}>{data.text}</div>

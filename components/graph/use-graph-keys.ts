@@ -29,18 +29,25 @@ export interface GraphKeysInput {
   readonly capsuleId: NodeId | null;
   readonly onCheckout: (id: NodeId) => void;
   readonly onFit: () => void;
+  readonly onBackToHead: () => void;
+  readonly onToggleMinimap: () => void;
+  /** Starts a comparison from the selected node: the next card clicked is the other. */
+  readonly onCompare: (id: NodeId) => void;
   /** Brings a card into view after the keyboard moved the selection to it. */
   readonly reveal: (cardId: string) => void;
 }
 
 /**
- * The graph's keyboard (graph.md, Interaction): arrows move the selection along edges,
- * Enter checks out, Space folds or unfolds the capsule, `f` fits the view. Reads the
- * selection from the store at key time, so the handler does not change with it.
+ * The graph's keyboard (graph.md, Interaction; listed in graph-shortcuts.ts): arrows move
+ * the selection along edges, Enter checks out, Space folds or unfolds the capsule, `f` fits
+ * the view, `h` goes back to HEAD, `m` shows or hides the map, `c` compares the selection
+ * with the next card picked. Reads the selection from the store at key time, so the
+ * handler does not change with it.
  */
 export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => void {
   const store = useSessionStoreApi();
   const { nav, rows, headId, cardOf, capsuleId, onCheckout, onFit, reveal } = input;
+  const { onBackToHead, onToggleMinimap, onCompare } = input;
   return useCallback(
     (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -62,12 +69,20 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
         }
         return;
       }
-      if (event.key === "f" || event.key === "F") {
+      const letter = event.key.length === 1 ? event.key.toLowerCase() : "";
+      if (letter === "f" || letter === "h" || letter === "m") {
         event.preventDefault();
-        onFit();
+        if (letter === "f") onFit();
+        else if (letter === "h") onBackToHead();
+        else onToggleMinimap();
         return;
       }
       const row = selected === null ? undefined : rows.get(selected);
+      if (letter === "c" && row !== undefined && !isSideLeafKind(row.kind)) {
+        event.preventDefault();
+        onCompare(row.id);
+        return;
+      }
       if (event.key === "Enter" && row !== undefined && !isSideLeafKind(row.kind)) {
         event.preventDefault();
         if (row.id !== headId) onCheckout(row.id);
@@ -82,6 +97,19 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
         }
       }
     },
-    [store, nav, rows, headId, cardOf, capsuleId, onCheckout, onFit, reveal],
+    [
+      store,
+      nav,
+      rows,
+      headId,
+      cardOf,
+      capsuleId,
+      onCheckout,
+      onFit,
+      reveal,
+      onBackToHead,
+      onToggleMinimap,
+      onCompare,
+    ],
   );
 }

@@ -18,6 +18,18 @@ export interface ModelInfo {
 }
 
 /**
+ * A request to the graph's view (issue 20), made where the user acted: frame what a reply
+ * read ("What did it read?"), or keep a message whose version was switched (`‹ ›`) where it
+ * is on screen — `from` is the version shown before, `head` where HEAD is about to go.
+ */
+export type ViewIntent =
+  | { readonly kind: "reads"; readonly id: NodeId }
+  | { readonly kind: "version"; readonly id: NodeId; readonly from: NodeId; readonly head: NodeId };
+
+/** A view intent as the store holds it, numbered so that each is acted on once. */
+export type ViewRequest = ViewIntent & { readonly nonce: number };
+
+/**
  * The single live source of one session in the browser: the transcript and the graph both
  * read it, neither keeps a copy.
  *
@@ -69,6 +81,8 @@ export interface SessionState {
   readonly selectedId: NodeId | null;
   /** A request to bring a transcript row into view (search result, graph selection). */
   readonly reveal: { readonly id: NodeId; readonly nonce: number } | null;
+  /** The latest request to the graph's view; each is acted on once (by its nonce). */
+  readonly viewRequest: ViewRequest | null;
   readonly expanded: Readonly<Record<string, true>>;
   readonly showRelics: boolean;
 
@@ -91,6 +105,7 @@ export interface SessionState {
   setNotice(notice: string | null): void;
   select(id: NodeId | null): void;
   revealNode(id: NodeId): void;
+  requestView(intent: ViewIntent): void;
   toggleCapsule(id: NodeId): void;
   toggleRelics(): void;
   /**
@@ -383,6 +398,7 @@ export function createSessionStore(init: {
       notice: null,
       selectedId: null,
       reveal: null,
+      viewRequest: null,
       expanded: {},
       showRelics: false,
 
@@ -490,6 +506,7 @@ export function createSessionStore(init: {
         if (selectedId) void get().ensureFull([selectedId]);
       },
       revealNode: (id) => set({ reveal: { id, nonce: ++nonce } }),
+      requestView: (intent) => set({ viewRequest: { ...intent, nonce: ++nonce } }),
       toggleCapsule: (id) =>
         set((s) => {
           const expanded = { ...s.expanded };

@@ -33,6 +33,7 @@ import type { SearchPage } from "../search/search-hit";
 import { createLedgerIndex } from "../engine/ledger-index";
 import { anchorOf, revealTarget } from "../engine/reveal-target";
 import { coversIdsOf } from "../engine/covers-ids-of";
+import { compareBranches, type BranchComparison } from "../engine/compare-branches";
 import type { LedgerIndex } from "../engine/ledger-index";
 import type {
   BranchDeleted,
@@ -144,24 +145,25 @@ export class Workspace {
    * The session for a page opened at one node (a search result): HEAD moves, by an ordinary
    * checkout, only when the node is not on HEAD's branch ({@link revealTarget}). `focusId`
    * is the node the transcript shows; null when `nodeId` is not in this session (a stale
-   * link opens the session as it is).
+   * link opens the session as it is). `movedFrom` is HEAD before the move, when it moved.
    */
   async reveal(
     id: SessionId,
     nodeId: NodeId,
-  ): Promise<{ session: SessionRecord; focusId: NodeId | null }> {
+  ): Promise<{ session: SessionRecord; focusId: NodeId | null; movedFrom: NodeId | null }> {
     const session = await this.open(id);
     const target = revealTarget(await this.revealSlice(session, nodeId), session.headId, nodeId);
-    if (target === null) return { session, focusId: null };
-    if (!target.checkoutId) return { session, focusId: target.focusId };
+    if (target === null) return { session, focusId: null, movedFrom: null };
+    if (!target.checkoutId) return { session, focusId: target.focusId, movedFrom: null };
     try {
       const moved = await this.deps.dispatcher.checkout(id, target.checkoutId);
-      return { session: moved, focusId: target.focusId };
+      // Where HEAD was: the page offers to compare the branch opened with that one.
+      return { session: moved, focusId: target.focusId, movedFrom: session.headId };
     } catch (e) {
       // The branch went away (another tab deleted it) between the read and the checkout:
       // the session opens as it is, like a stale link.
       if (isEngineError(e) && (e.code === "node_not_found" || e.code === "node_not_checkoutable")) {
-        return { session: await this.open(id), focusId: null };
+        return { session: await this.open(id), focusId: null, movedFrom: null };
       }
       throw e;
     }
@@ -317,6 +319,28 @@ export class Workspace {
     return entries.map(({ node, label }) =>
       full.has(node.id) ? leanNode(node) : skeletonNode(node, label),
     );
+  }
+
+  /**
+   * Two nodes' branches side by side from their fork point ([R181], issue 20): each column
+   * as skeletons (the card label and the metadata: model, tokens), in order. The browser
+   * fetches the rows it shows whole (`GET .../nodes?ids=`). Both spines are read through
+   * the final-node cache, so the cost follows the branches, not the session.
+   */
+  async compare(id: SessionId, a: NodeId, b: NodeId): Promise<BranchComparison<WireNode>> {
+    await this.own(id);
+    if (a === b) throw new EngineError("invalid_request", "Pick two different nodes to compare.");
+    const { store } = this.deps;
+    const [spineA, spineB] = await Promise.all([
+      store.spine(id, a, { reads: false }),
+      store.spine(id, b, { reads: false }),
+    ]);
+    const compared = compareBranches(spineA, spineB);
+    return {
+      forkId: compared.forkId,
+      a: compared.a.map((n) => skeletonNode(n)),
+      b: compared.b.map((n) => skeletonNode(n)),
+    };
   }
 
   async context(id: SessionId, headId?: NodeId): Promise<RenderedContext> {

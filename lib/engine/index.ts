@@ -12,6 +12,7 @@ export * from "./branch-tip";
 export * from "./build-graph";
 export * from "./capsule-coverage";
 export * from "./checkout-target";
+export * from "./compare-branches";
 export * from "./context-tokens";
 export * from "./covers-ids-of";
 export * from "./errors";

@@ -15,7 +15,7 @@ export interface TurnRequest {
   readonly headId: NodeId | null;
   /** `send` only: where to fork from instead of HEAD. */
   readonly parentId?: NodeId | undefined;
-  /** `retry`: the reply to redo; `edit`: the user message to replace. */
+  /** `retry`: the reply to redo, or the user message to answer again; `edit`: the user message to replace. */
   readonly targetId?: NodeId | undefined;
   /** The turn's head policy: false for a spawned sub-agent turn. */
   readonly advanceHead: boolean;
@@ -78,6 +78,19 @@ function besideTarget(request: TurnRequest, kind: "user" | "assistant"): NodeId 
   return target.predecessorId;
 }
 
+/**
+ * Where a retry's reply goes: beside the reply it redoes, or — when the target is a user
+ * message — under that message ([R180]): "Generate a reply" on a checked-out message, which
+ * may have replies on other branches or none at all.
+ */
+function retryParent(request: TurnRequest): NodeId {
+  if (request.targetId !== undefined) {
+    const target = request.getNode(request.targetId);
+    if (target?.kind === "user" && target.sessionId === request.sessionId) return target.id;
+  }
+  return besideTarget(request, "assistant");
+}
+
 function plan(request: TurnRequest, predecessorId: NodeId, writesUserNode: boolean): TurnPlan {
   const opensFork = predecessorId !== request.headId;
   return {
@@ -96,7 +109,8 @@ function plan(request: TurnRequest, predecessorId: NodeId, writesUserNode: boole
  *   make the transcript jump. Spawned turns (`advanceHead=false`) are always admitted: they
  *   run while their caller's turn is in progress by definition.
  * - `send` attaches at HEAD, or under `parentId` (a fork); `retry` writes a new reply beside
- *   the target reply (same predecessor); `edit` writes a new user message beside the target.
+ *   the target reply (same predecessor), or under the target when it is a user message
+ *   ([R180]); `edit` writes a new user message beside the target.
  *
  * @throws EngineError `turn_in_progress`, `invalid_request` (missing target, `parentId` on
  *   a retry/edit, no HEAD), `node_not_found`, `invalid_target` (wrong kind, side leaf).
@@ -123,7 +137,7 @@ export function planTurn(request: TurnRequest): TurnPlan {
       if (request.parentId !== undefined) {
         throw new EngineError("invalid_request", `A ${mode} takes targetId, not parentId.`);
       }
-      const parentId = besideTarget(request, mode === "retry" ? "assistant" : "user");
+      const parentId = mode === "retry" ? retryParent(request) : besideTarget(request, "user");
       return plan(
         request,
         requireAnchor(sessionNode(request, parentId, "parent")),

@@ -7,6 +7,7 @@ import {
   chatGptImportResultSchema,
   exportQuerySchema,
   graphQuerySchema,
+  compareQuerySchema,
   nodesQuerySchema,
   searchQuerySchema,
   sessionSettingsSchema,
@@ -293,6 +294,15 @@ export const openApiDocument = {
           "Graph wire contract; afterSeq and limit page its rows (the graph is still built from the whole ledger)",
         parameters: queryParameters(graphQuerySchema),
         responses: { "200": ok("Graph", ref("Graph")), ...errors },
+      },
+    },
+    "/api/sessions/{id}/compare": {
+      parameters: [sessionParam],
+      get: {
+        summary:
+          "Two nodes' branches side by side from their fork point (skeletons; fetch rows whole with GET .../nodes?ids=)",
+        parameters: queryParameters(compareQuerySchema),
+        responses: { "200": ok("The two columns", ref("Comparison")), ...errors },
       },
     },
     "/api/sessions/{id}/turns": {
@@ -727,6 +737,23 @@ export const openApiDocument = {
                 },
               ],
             },
+          },
+        },
+      },
+      Comparison: {
+        type: "object",
+        required: ["forkId", "a", "b"],
+        properties: {
+          forkId: { type: "string", description: "The last node both branches share" },
+          a: {
+            type: "array",
+            items: ref("WireNode"),
+            description: "From the fork's child down to node a, in order; row i aligns with b's",
+          },
+          b: {
+            type: "array",
+            items: ref("WireNode"),
+            description: "From the fork's child down to node b; empty when b is the fork",
           },
         },
       },

@@ -288,6 +288,12 @@ export type NodesQuery = z.infer<typeof nodesQuerySchema>;
 /** `GET /api/sessions/:id/graph`: the rows after `afterSeq`, at most `limit`. */
 export const graphQuerySchema = z.object(pageQuery);
 
+/** `GET /api/sessions/:id/compare`: the two nodes whose branches are lined up ([R181]). */
+export const compareQuerySchema = z.object({
+  a: nodeIdField.describe("A node id: the left column's end"),
+  b: nodeIdField.describe("Another node id: the right column's end"),
+});
+
 /** A model name a request names: what `PATCH` settings accept for `model`. */
 const modelName = () => text().trim().min(1).max(200);
 

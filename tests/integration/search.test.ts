@@ -242,6 +242,7 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
     const [hit] = (await hits(alice, "heron")).filter((h) => h.kind === "user");
     const here = await ws.reveal(sid, asNodeId(hit?.nodeId ?? ""));
     expect(here).toMatchObject({ focusId: now.user.id, session: { headId: now.reply.id } });
+    expect(here.movedFrom).toBeNull();
 
     // A dead-branch hit: HEAD moves to that branch's latest leaf, the hit is the focus.
     const there = await ws.reveal(sid, asNodeId(old.reply.id));
@@ -249,6 +250,8 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
     expect(there.focusId).toBe(old.reply.id);
     expect(there.session.headId).not.toBe(now.reply.id);
     expect(there.session.headId).toBe(tip?.id);
+    // Where HEAD was: the page offers to compare the two branches.
+    expect(there.movedFrom).toBe(now.reply.id);
     expect((await hits(alice, "ibis")).every((h) => h.onHeadSpine)).toBe(true);
 
     // A stale link opens the session as it is; another account's session is not found.

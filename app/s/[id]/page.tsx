@@ -18,11 +18,11 @@ async function load(
   workspace: Workspace,
   id: string,
   node: string | null,
-): Promise<{ session: SessionRecord; focusId: NodeId | null } | null> {
+): Promise<{ session: SessionRecord; focusId: NodeId | null; movedFrom: NodeId | null } | null> {
   try {
     return node
       ? await workspace.reveal(asSessionId(id), asNodeId(node))
-      : { session: await workspace.open(asSessionId(id)), focusId: null };
+      : { session: await workspace.open(asSessionId(id)), focusId: null, movedFrom: null };
   } catch (e) {
     if (isEngineError(e) && e.code === "session_not_found") return null;
     throw e;
@@ -54,7 +54,7 @@ export default async function SessionPage({
     typeof node === "string" && isIdShaped(node) ? node : null,
   );
   if (!opened) notFound();
-  const { session, focusId } = opened;
+  const { session, focusId, movedFrom } = opened;
   const { compactor, providers, config } = await services();
   const nodes = await initialNodes(workspace, session.id);
   const budget = compactor.budgetOf(session);
@@ -77,6 +77,7 @@ export default async function SessionPage({
         notice: session.meta.settings?.contextWindow ? null : (limits.notice ?? null),
       }}
       focusId={focusId}
+      movedFrom={movedFrom}
     />
   );
 }

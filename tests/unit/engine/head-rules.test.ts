@@ -119,8 +119,25 @@ describe("HEAD: turns (product.md §3)", () => {
     ).toBe(false);
   });
 
+  it("[R180] a retry of a user message writes a new reply under it, moving HEAD there", () => {
+    // HEAD rests on the user message (checked out): the reply extends the chain.
+    expect(planTurn(request({ mode: "retry", targetId: id("u2"), headId: id("u2") }))).toEqual({
+      predecessorId: id("u2"),
+      writesUserNode: false,
+      opensFork: false,
+      forkMovesHead: false,
+    });
+    // From elsewhere it is a fork under that message, and HEAD follows it.
+    expect(planTurn(request({ mode: "retry", targetId: id("u2") }))).toEqual({
+      predecessorId: id("u2"),
+      writesUserNode: false,
+      opensFork: true,
+      forkMovesHead: true,
+    });
+  });
+
   it("[R23] wrong targets are refused before anything is written", () => {
-    expect(codeOf(() => planTurn(request({ mode: "retry", targetId: id("u2") })))).toBe(
+    expect(codeOf(() => planTurn(request({ mode: "retry", targetId: id("S") })))).toBe(
       "invalid_target",
     );
     expect(codeOf(() => planTurn(request({ mode: "edit", targetId: id("a2") })))).toBe(

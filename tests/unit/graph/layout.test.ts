@@ -3,6 +3,7 @@ import { provenanceMarks } from "@/lib/engine/provenance-marks";
 import type { NodeId } from "@/lib/engine/ids";
 import type { FlowEdge, FlowNode, GraphLayout } from "@/components/graph/flow-types";
 import { layoutGraph } from "@/components/graph/layout";
+import { RAW_LABEL } from "@/components/graph/flow-elements";
 import { compacted, nid, TestLedger } from "./ledger";
 
 const FOLDED = { expanded: new Set<NodeId>(), showRelics: false };
@@ -95,7 +96,7 @@ describe("the capsule (graph.md, The capsule)", () => {
     expect(raw).toMatchObject({
       source: "S",
       sourceHandle: "fork-2",
-      label: "raw context",
+      label: RAW_LABEL,
       data: { variant: "raw" },
     });
     expect(node(layout, "S").data).toMatchObject({ ports: [{ id: "fork-2", at: 2.5 / 4 }] });
@@ -147,7 +148,7 @@ describe("the capsule (graph.md, The capsule)", () => {
     expect(edgeTo(layout, "a2b")).toMatchObject({
       source: "u2",
       sourceHandle: "side",
-      label: "raw context",
+      label: RAW_LABEL,
       data: { variant: "raw" },
     });
     expect(edgeTo(layout, "u3")).toMatchObject({ sourceHandle: "out", data: { variant: "tree" } });

@@ -4,7 +4,14 @@ import type { NodeId } from "@/lib/engine/ids";
 import { toFlow } from "@/components/graph/flow-node-types";
 import type { GraphLayout } from "@/components/graph/flow-types";
 import { layoutGraph } from "@/components/graph/layout";
-import { LEGIBLE_ZOOM, openingViewport, READING_ZOOM } from "@/components/graph/opening-view";
+import {
+  CARD_TEXT_PX,
+  frameViewport,
+  inView,
+  openingViewport,
+  READABLE_ZOOM,
+  READING_ZOOM,
+} from "@/components/graph/opening-view";
 import { TestLedger } from "./ledger";
 
 const FOLDED = { expanded: new Set<NodeId>(), showRelics: false };
@@ -52,11 +59,61 @@ describe("opening a large session (issue 10)", () => {
   });
 
   it("[R127] a session that fits legibly opens whole, and still mounts few cards", () => {
-    const { ledger, tip } = session(4);
+    const { ledger, tip } = session(1);
     const layout = layoutGraph(ledger.graph(tip), FOLDED);
     const head = layout.nodes.find((n) => n.id === tip) ?? null;
     const view = openingViewport(layout.nodes, PANE, head);
-    expect(view.zoom).toBeGreaterThanOrEqual(LEGIBLE_ZOOM);
+    expect(view.zoom).toBeGreaterThanOrEqual(READABLE_ZOOM);
     expect(mounted(layout, view)).toBe(layout.nodes.length);
+  });
+});
+
+describe("opening where the user is (issue 20)", () => {
+  it("[R182] a 40-node session opens on HEAD at reading size, card text at 12 px or more", () => {
+    const { ledger, tip } = session(12);
+    const layout = layoutGraph(ledger.graph(tip), FOLDED);
+    expect(layout.nodes.length).toBeGreaterThanOrEqual(40);
+    const pane = { width: 630, height: 840 };
+    const head = layout.nodes.find((n) => n.id === tip) ?? null;
+    if (head === null) throw new Error("no HEAD card");
+    const view = openingViewport(layout.nodes, pane, head);
+    expect(view.zoom * CARD_TEXT_PX).toBeGreaterThanOrEqual(12);
+    expect(inView(head, view, pane)).toBe(true);
+    // HEAD's branch runs above it: the card above HEAD is in view too.
+    const above = layout.edges.find((e) => e.target === tip)?.source;
+    const parent = layout.nodes.find((n) => n.id === above);
+    if (parent === undefined) throw new Error("no parent card");
+    expect(inView(parent, view, pane)).toBe(true);
+  });
+
+  it("[R182] a whole-graph fit is used only while it stays readable", () => {
+    const ledger = new TestLedger().chain("R", "u0 a0 u1 a1");
+    const tip = "a1";
+    const layout = layoutGraph(ledger.graph(tip), FOLDED);
+    const pane = { width: 630, height: 840 };
+    const head = layout.nodes.find((n) => n.id === tip) ?? null;
+    const view = openingViewport(layout.nodes, pane, head);
+    expect(view.zoom).toBeGreaterThanOrEqual(READABLE_ZOOM);
+    for (const card of layout.nodes) expect(inView(card, view, pane)).toBe(true);
+  });
+
+  it("[R182] framing what a reply read: all of it when readable, else the reply at reading size", () => {
+    const { ledger, tip } = session(12);
+    const layout = layoutGraph(ledger.graph(tip), FOLDED);
+    const pane = { width: 630, height: 840 };
+    const reply = layout.nodes.find((n) => n.id === tip);
+    if (reply === undefined) throw new Error("no reply card");
+    const near = layout.nodes.filter(
+      (n) =>
+        n.position.y >= reply.position.y - 300 && Math.abs(n.position.x - reply.position.x) < 200,
+    );
+    const close = frameViewport(near, pane, reply);
+    expect(close.fits).toBe(true);
+    expect(close.view.zoom).toBeGreaterThanOrEqual(READABLE_ZOOM);
+    for (const card of near) expect(inView(card, close.view, pane)).toBe(true);
+    const far = frameViewport(layout.nodes, pane, reply);
+    expect(far.fits).toBe(false);
+    expect(far.view.zoom).toBe(READING_ZOOM);
+    expect(inView(reply, far.view, pane)).toBe(true);
   });
 });

@@ -1,0 +1,55 @@
+"use client";
+
+import { useCallback } from "react";
+import { versionsUnder } from "@/lib/engine/branch-tip";
+import { firstLine } from "@/lib/engine/wire-node";
+import { childrenLookup, selectStreaming, useSession } from "@/components/session/session-context";
+import type { SessionState } from "@/components/session/session-store";
+import type { SessionActions } from "./use-session-actions";
+import styles from "./head-bar.module.css";
+
+/** HEAD's node when it is one of your messages (a checkout of a user turn); else null. */
+const selectUserHead = (s: SessionState) => {
+  const id = s.session.headId;
+  const node = id === null ? undefined : s.nodes[id];
+  return node?.kind === "user" && node.status !== "streaming" ? node : null;
+};
+
+/**
+ * What a checked-out message of yours means (issue 20): the conversation continues from it,
+ * so the next reply can be generated right here — "Generate a reply" writes one under it —
+ * and the bar says that sending instead adds a further message after it. Nothing silently
+ * puts two of your messages in a row.
+ */
+export function HeadBar({ actions }: { actions: SessionActions }) {
+  const head = useSession(selectUserHead);
+  const replies = useSession(
+    useCallback(
+      (s: SessionState) => (head === null ? 0 : versionsUnder(head, childrenLookup(s)).length),
+      [head],
+    ),
+  );
+  const busy = useSession((s) => s.busy !== null || selectStreaming(s));
+  if (head === null) return null;
+  const text = firstLine(head.content, 60);
+  return (
+    <div className={styles.bar} role="status" aria-label="Where you are">
+      <p className={styles.text}>
+        <strong>You are at your message “{text}”.</strong>{" "}
+        {replies === 0
+          ? "It has no reply yet."
+          : `Its ${replies === 1 ? "reply is" : `${replies} replies are`} on another branch.`}{" "}
+        Generate a reply here, or send a message to add it after this one.
+      </p>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={busy}
+        onClick={() => void actions.generate(head.id)}
+        title="A new reply to this message (a retry under it); HEAD follows it"
+      >
+        Generate a reply
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,252 @@
+"use client";
+
+import { useReactFlow } from "@xyflow/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { NodeId } from "@/lib/engine/ids";
+import { useSession } from "@/components/session/session-context";
+import type { ViewRequest } from "@/components/session/session-store";
+import type { GraphEdge, GraphNode } from "./flow-node-types";
+import type { FlowNode } from "./flow-types";
+import {
+  fitViewport,
+  frameViewport,
+  headViewport,
+  inView,
+  openingViewport,
+  READABLE_ZOOM,
+  READING_ZOOM,
+  type Box,
+  type Pane,
+  type Viewport,
+} from "./opening-view";
+import { bringIntoView, capsuleBox, keepInPlace, sameView } from "./view-moves";
+
+export interface GraphViewportInput {
+  readonly cards: ReadonlyMap<string, FlowNode>;
+  /** The card that draws a node: itself, or the capsule that folds it; null if undrawn. */
+  readonly cardOf: (id: NodeId) => string | null;
+  readonly headId: NodeId | null;
+  readonly expanded: ReadonlySet<NodeId>;
+  readonly selectedId: NodeId | null;
+  readonly paneSize: () => Pane;
+}
+
+export interface GraphViewport {
+  /** React Flow's `onInit`. */
+  readonly onInit: () => void;
+  /** React Flow's `onMoveStart`: a move the user made (a drag, a wheel) detaches the view. */
+  readonly onMoveStart: (event: unknown) => void;
+  /** The user moved the view some other way (the minimap): it stops following HEAD. */
+  readonly detach: () => void;
+  /** The user acted on a card in view (a checkout from the graph): follow HEAD again. */
+  readonly attach: () => void;
+  /** The whole graph, fitted from the layout. */
+  readonly fit: () => void;
+  /** HEAD's card at reading size; the view follows HEAD again. */
+  readonly backToHead: () => void;
+  /** Brings a card into view (the keyboard moved the selection to it). */
+  readonly reveal: (cardId: string) => void;
+}
+
+/** A card's identity and place, as a key. */
+const placeOf = (card: FlowNode) => `${card.id}@${card.position.x},${card.position.y}`;
+
+const ANIMATE = { duration: 200 } as const;
+
+interface PendingFold {
+  readonly id: string;
+  /** The capsule's box before the toggle, and the view it was seen in. */
+  readonly was: Box;
+  readonly view: Viewport;
+  readonly unfolding: boolean;
+}
+
+/**
+ * Where the graph looks (issue 20). It opens on HEAD at reading size (or whole, when that
+ * stays readable) and follows HEAD as it moves — a new reply, a checkout — until the user
+ * moves the view themselves; then it stays put ("Back to HEAD" brings it back). Unfolding a
+ * capsule keeps the capsule where it was on screen and frames its originals; folding
+ * returns the view. "What did it read?" frames the nodes read; a version switch keeps the
+ * switched message in place. Every move keeps card text at readable size.
+ */
+export function useGraphViewport(input: GraphViewportInput): GraphViewport {
+  const { cards, cardOf, headId, expanded, selectedId, paneSize } = input;
+  const flow = useReactFlow<GraphNode, GraphEdge>();
+  const viewRequest = useSession((s) => s.viewRequest);
+  const [ready, setReady] = useState(false);
+  const onInit = useCallback(() => setReady(true), []);
+  const initialised = useRef(false);
+  /** The user moved the view since it last followed HEAD. */
+  const detached = useRef(false);
+  // Where HEAD's card was when the view last followed it: a new model that leaves it in
+  // place (a selection's marks, an expanded capsule elsewhere) does not move the view.
+  const followed = useRef<string | null>(null);
+  /** The cards of the previous commit: where a capsule was before it was toggled. */
+  const lastCards = useRef(cards);
+  const lastExpanded = useRef(expanded);
+  const pendingFold = useRef<PendingFold | null>(null);
+  /** Per unfolded capsule: the view before unfolding and the one unfolding set. */
+  const unfolded = useRef(new Map<string, { before: Viewport; after: Viewport }>());
+  const pendingReads = useRef<ViewRequest | null>(null);
+  const handled = useRef(0);
+
+  const headCardId = headId === null ? null : cardOf(headId);
+  const head = headCardId === null ? undefined : cards.get(headCardId);
+
+  // First load: set in one step once React Flow is ready and the first layout has arrived
+  // (from the worker, it may come later than React Flow's init).
+  useEffect(() => {
+    if (initialised.current || !ready || cards.size === 0) return;
+    const pane = paneSize();
+    if (pane.width === 0) return;
+    initialised.current = true;
+    if (head !== undefined) followed.current = placeOf(head);
+    void flow.setViewport(openingViewport(cards.values(), pane, head ?? null));
+  }, [ready, cards, head, flow, paneSize]);
+
+  // A capsule was folded or unfolded (by a click, Space, the detail panel or its frame):
+  // note where it was on screen, to keep it there once the new picture arrives.
+  useEffect(() => {
+    const before = lastExpanded.current;
+    lastExpanded.current = expanded;
+    if (before === expanded || !initialised.current) return;
+    for (const id of new Set([...before, ...expanded])) {
+      if (before.has(id) === expanded.has(id)) continue;
+      const old = lastCards.current.get(id);
+      if (old === undefined) continue;
+      // Looking at the capsule is a move of its own: HEAD moving below it must not pull.
+      detached.current = true;
+      pendingFold.current = {
+        id,
+        was: capsuleBox(old),
+        view: flow.getViewport(),
+        unfolding: expanded.has(id),
+      };
+    }
+  }, [expanded, flow]);
+
+  useEffect(() => {
+    lastCards.current = cards;
+    const pending = pendingFold.current;
+    const card = pending === null ? undefined : cards.get(pending.id);
+    if (pending === null || card === undefined || (card.type === "frame") !== pending.unfolding) {
+      return;
+    }
+    pendingFold.current = null;
+    const pane = paneSize();
+    if (pending.unfolding) {
+      // The capsule stays where it was; the view slides only as far as its originals need.
+      const zoom = Math.max(pending.view.zoom, READABLE_ZOOM);
+      const view = bringIntoView(
+        card,
+        keepInPlace(pending.was, pending.view, capsuleBox(card), zoom),
+        pane,
+      );
+      unfolded.current.set(pending.id, { before: pending.view, after: view });
+      void flow.setViewport(view, ANIMATE);
+      return;
+    }
+    const saved = unfolded.current.get(pending.id);
+    unfolded.current.delete(pending.id);
+    const view =
+      saved !== undefined && sameView(saved.after, pending.view)
+        ? saved.before
+        : keepInPlace(pending.was, pending.view, card, pending.view.zoom);
+    void flow.setViewport(view, ANIMATE);
+  }, [cards, flow, paneSize]);
+
+  // Requests from the transcript: frame what a reply read; keep a switched version in place.
+  useEffect(() => {
+    if (viewRequest === null || viewRequest.nonce === handled.current || !initialised.current) {
+      return;
+    }
+    handled.current = viewRequest.nonce;
+    if (viewRequest.kind === "reads") {
+      pendingReads.current = viewRequest;
+      return;
+    }
+    const fromId = cardOf(viewRequest.from);
+    const toId = cardOf(viewRequest.id);
+    const was = fromId === null ? undefined : cards.get(fromId);
+    const now = toId === null ? undefined : cards.get(toId);
+    // Positions do not depend on HEAD, so both versions' cards are where they will stay.
+    if (was !== undefined && now !== undefined) {
+      const view = flow.getViewport();
+      void flow.setViewport(keepInPlace(was, view, now, view.zoom), ANIMATE);
+    }
+    // HEAD is about to move to the version's tip: the view stays with the message.
+    const tipId = cardOf(viewRequest.head);
+    const tip = tipId === null ? undefined : cards.get(tipId);
+    if (tip !== undefined) followed.current = placeOf(tip);
+  }, [viewRequest, cards, cardOf, flow]);
+
+  // "What did it read?": once the marks are drawn, frame the nodes read and the reply.
+  useEffect(() => {
+    const pending = pendingReads.current;
+    if (pending === null) return;
+    if (selectedId !== pending.id) {
+      if (selectedId !== null) pendingReads.current = null;
+      return;
+    }
+    const replyId = cardOf(pending.id);
+    const reply = replyId === null ? undefined : cards.get(replyId);
+    const read: FlowNode[] = [];
+    for (const card of cards.values()) if (card.data.glow === "glow") read.push(card);
+    if (reply === undefined || read.length === 0) return;
+    pendingReads.current = null;
+    detached.current = true;
+    const { view } = frameViewport([...read, reply], paneSize(), reply);
+    void flow.setViewport(view, ANIMATE);
+  }, [cards, selectedId, cardOf, flow, paneSize]);
+
+  // Follow HEAD: when a new turn or a checkout moves HEAD's card out of view, bring it back
+  // at readable size — unless the user has moved the view since.
+  useEffect(() => {
+    if (!initialised.current || head === undefined) return;
+    const place = placeOf(head);
+    if (followed.current === place) return;
+    followed.current = place;
+    if (detached.current) return;
+    const view = flow.getViewport();
+    const pane = paneSize();
+    if (view.zoom >= READABLE_ZOOM && inView(head, view, pane, 24)) return;
+    void flow.setViewport(headViewport(head, pane, Math.max(view.zoom, READABLE_ZOOM)), ANIMATE);
+  }, [head, flow, paneSize]);
+
+  const onMoveStart = useCallback((event: unknown) => {
+    // Programmatic moves (setViewport) carry no event.
+    if (event !== null && event !== undefined) detached.current = true;
+  }, []);
+  const detach = useCallback(() => {
+    detached.current = true;
+  }, []);
+  const attach = useCallback(() => {
+    detached.current = false;
+  }, []);
+  const fit = useCallback(() => {
+    if (cards.size === 0) return;
+    detached.current = true;
+    void flow.setViewport(fitViewport(cards.values(), paneSize()), ANIMATE);
+  }, [cards, flow, paneSize]);
+  const backToHead = useCallback(() => {
+    detached.current = false;
+    if (head === undefined) return;
+    followed.current = placeOf(head);
+    void flow.setViewport(headViewport(head, paneSize(), READING_ZOOM), ANIMATE);
+  }, [head, flow, paneSize]);
+  const reveal = useCallback(
+    (cardId: string) => {
+      const card = cards.get(cardId);
+      if (card === undefined) return;
+      detached.current = true;
+      const pane = paneSize();
+      const view = flow.getViewport();
+      const zoom = Math.max(view.zoom, READABLE_ZOOM);
+      if (zoom === view.zoom && inView(card, view, pane, 24)) return;
+      void flow.setViewport(bringIntoView(card, { ...view, zoom }, pane), { duration: 150 });
+    },
+    [cards, flow, paneSize],
+  );
+
+  return { onInit, onMoveStart, detach, attach, fit, backToHead, reveal };
+}
