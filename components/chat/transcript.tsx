@@ -103,6 +103,8 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   // graph (issue 20): the rows above it do not change, so neither does its top — the view
   // only must not jump to the bottom as it does for a new turn.
   const keepPlace = useRef<NodeId | null>(null);
+  /** The least height of the list while a switched version keeps its place (px). */
+  const [floor, setFloor] = useState(0);
   const onSibling = useCallback(
     (node: LedgerNode, delta: -1 | 1) => {
       const s = store.getState();
@@ -114,6 +116,9 @@ export function Transcript({ actions }: { actions: SessionActions }) {
       if (!target) return;
       const tip = branchTip(target, childrenOf);
       keepPlace.current = target.id;
+      // The other version's branch may be shorter: keep room below so the view can stay.
+      const el = scroller.current;
+      if (el) setFloor(el.scrollTop + el.clientHeight);
       s.requestView({ kind: "version", id: target.id, from: node.id, head: tip });
       void actions.checkout(tip);
     },
@@ -190,6 +195,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
       return;
     }
     atBottom.current = true;
+    setFloor(0);
     toBottom();
     // Only a new last turn decides; `turns` is read, not watched.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -208,8 +214,11 @@ export function Transcript({ actions }: { actions: SessionActions }) {
 
   const onScroll = useCallback(() => {
     const el = scroller.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK;
-  }, []);
+    if (!el) return;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK;
+    // Scrolled back within the list itself: the room kept below is no longer needed.
+    if (el.scrollTop + el.clientHeight <= virtualizer.getTotalSize()) setFloor(0);
+  }, [virtualizer]);
 
   // Jump to a node (a search result, a node selected in the graph) through the virtualiser:
   // its row may not be mounted.
@@ -247,7 +256,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const items = virtualizer.getVirtualItems();
   return (
     <div ref={attach} className={styles.transcript} aria-label="Transcript" onScroll={onScroll}>
-      <div className={styles.sizer} style={{ height: virtualizer.getTotalSize() }}>
+      <div className={styles.sizer} style={{ height: Math.max(virtualizer.getTotalSize(), floor) }}>
         <div
           ref={list}
           className={styles.window}

@@ -20,7 +20,6 @@ function CapsuleFace(props: {
     <>
       <div className={s.capsuleHead}>
         <span className={s.capsuleTitle}>{capsuleTitle(props.turns)}</span>
-        <span className={s.saving}>{savingText(props.tokensSaved)}</span>
         {props.head && (
           <span className={s.tags}>
             <span
@@ -32,7 +31,10 @@ function CapsuleFace(props: {
           </span>
         )}
       </div>
-      <div className={s.capsuleWhat}>— the model reads this instead</div>
+      <div className={s.capsuleWhat}>
+        — the model reads this instead{" "}
+        <span className={s.saving}>· {savingText(props.tokensSaved)}</span>
+      </div>
       <div className={s.capsuleText}>{props.text}</div>
     </>
   );

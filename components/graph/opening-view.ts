@@ -21,10 +21,11 @@ export const FIT_PADDING = { top: 64, x: 24, bottom: 24 } as const;
 /** The size of a card's text in flow pixels (graph.module.css `.text`). */
 export const CARD_TEXT_PX = 13;
 /**
- * The least zoom at which a card's text reads at 12 CSS px on screen (issue 20): the view
- * opens, follows HEAD, frames a capsule and frames what a reply read at no less than this.
+ * The least zoom at which a card's text reads at 12 CSS px on screen (issue 20), rounded up
+ * so that it does not fall short by a rounding error: the view opens, follows HEAD, frames a
+ * capsule and frames what a reply read at no less than this.
  */
-export const READABLE_ZOOM = 12 / CARD_TEXT_PX;
+export const READABLE_ZOOM = Math.ceil((12 / CARD_TEXT_PX) * 100) / 100;
 /** The zoom the view opens at and follows HEAD with: cards at their natural size. */
 export const READING_ZOOM = 1;
 export const MIN_ZOOM = 0.05;
