@@ -9,6 +9,10 @@
  *  P4c  bytes received to open the page with a cold cache (goal ≤ 3×).
  *  P4d  deleting a one-node branch and checking out a dead leaf, 100,000 vs 1,000 nodes,
  *       over HTTP (goal ≤ 2×).
+ *  P4e  opening `/s/<id>` in Chromium, 100,000 vs 1,000 nodes (issue 20): time until the
+ *       graph shows (goal ≤ 2×), bytes received before it shows (≤ 3×), the page's JS heap
+ *       once loaded, after a collection (≤ 4×), and the longest main-thread task while a
+ *       reply streams (≤ 100 ms). `BENCH_PARTS=big`.
  *
  *   npm run build && npx tsx bench/big-session.bench.ts
  */
@@ -47,6 +51,10 @@ interface Opened {
   readonly shownMs: number;
   readonly mounted: number;
   readonly bytes: number;
+  /** Bytes received by the moment the graph showed its first card. */
+  readonly bytesBeforeShown: number;
+  /** The page's JS heap once loaded and idle, after a garbage collection. */
+  readonly heapBytes: number;
   close(): Promise<void>;
 }
 
@@ -68,22 +76,30 @@ async function open(browser: Browser, app: BenchApp, sessionId: string): Promise
   cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
   const started = performance.now();
   await page.goto(`${app.url}/s/${sessionId}`);
-  await page.locator(".react-flow__node").first().waitFor({ state: "visible", timeout: 120_000 });
+  await page.locator(".react-flow__node").first().waitFor({ state: "visible", timeout: 180_000 });
   const shownMs = performance.now() - started;
-  await page.waitForLoadState("networkidle");
+  const bytesBeforeShown = bytes;
+  await page.waitForLoadState("networkidle", { timeout: 180_000 });
   await page.waitForTimeout(500);
   const mounted = await page.locator(".react-flow__node").count();
+  await cdp.send("HeapProfiler.collectGarbage");
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  const heapBytes = metrics.find((m) => m.name === "JSHeapUsedSize")?.value ?? 0;
   return {
     page,
     shownMs,
     mounted,
     bytes,
+    bytesBeforeShown,
+    heapBytes,
     close: () => context.close(),
   };
 }
 
 interface StreamCost {
   readonly longTaskMs: number;
+  /** The longest single main-thread task while the reply streamed (0: none ≥ 50 ms). */
+  readonly maxTaskMs: number;
   readonly taskMs: number;
 }
 
@@ -112,10 +128,14 @@ async function streamOne(page: Page, app: BenchApp, n: number): Promise<StreamCo
   await page.locator(".msg-status.streaming").waitFor({ state: "detached", timeout: 60_000 });
   await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached", timeout: 60_000 });
   const after = await taskDuration();
-  const longTaskMs = await page.evaluate(() =>
-    (window as unknown as { __longTasks: number[] }).__longTasks.reduce((a, b) => a + b, 0),
+  const tasks = await page.evaluate(
+    () => (window as unknown as { __longTasks: number[] }).__longTasks,
   );
-  return { longTaskMs, taskMs: (after - before) * 1000 };
+  return {
+    longTaskMs: tasks.reduce((a, b) => a + b, 0),
+    maxTaskMs: Math.max(0, ...tasks),
+    taskMs: (after - before) * 1000,
+  };
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
@@ -232,12 +252,54 @@ async function branchBench(app: BenchApp): Promise<void> {
   );
 }
 
-// BENCH_PARTS=branch runs only the server side (P4d), BENCH_PARTS=browser only P4a–c.
-const parts = new Set((process.env["BENCH_PARTS"] ?? "browser,branch").split(","));
+/** P4e: a 100,000-node session opens like a 1,000-node one with the same spine (issue 20). */
+async function bigOpenBench(app: BenchApp): Promise<void> {
+  const rounds = Number(process.env["BENCH_ROUNDS"] ?? 3);
+  const small = await importLedger(app, 1_000);
+  const big = await importLedger(app, 100_000);
+  const browser = await launch();
+  const shown: [number[], number[]] = [[], []];
+  const before: [number[], number[]] = [[], []];
+  const heap: [number[], number[]] = [[], []];
+  const longest: [number[], number[]] = [[], []];
+  try {
+    for (const id of [small, big]) await (await open(browser, app, id)).close();
+    for (let r = 0; r < rounds; r++) {
+      for (const [k, id] of [small, big].entries()) {
+        const opened = await open(browser, app, id);
+        shown[k]?.push(opened.shownMs);
+        before[k]?.push(opened.bytesBeforeShown);
+        heap[k]?.push(opened.heapBytes);
+        longest[k]?.push((await streamOne(opened.page, app, 1000 + r * 2 + k)).maxTaskMs);
+        await opened.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  const mb = (x: number) => fmt(x / 1024 / 1024);
+  console.log(
+    `P4e graph shown: 1k ${fmt(median(shown[0]))} ms, 100k ${fmt(median(shown[1]))} ms → ${fmt(ratioOf(shown[1], shown[0]), 2)}× (goal ≤ 2)`,
+  );
+  console.log(
+    `P4e bytes before the graph shows: 1k ${fmt(median(before[0]) / 1024, 0)} KiB, 100k ${fmt(median(before[1]) / 1024, 0)} KiB → ${fmt(ratioOf(before[1], before[0]), 2)}× (goal ≤ 3)`,
+  );
+  console.log(
+    `P4e JS heap once loaded: 1k ${mb(median(heap[0]))} MB, 100k ${mb(median(heap[1]))} MB → ${fmt(ratioOf(heap[1], heap[0]), 2)}× (goal ≤ 4)`,
+  );
+  console.log(
+    `P4e longest task while streaming: 1k ${fmt(median(longest[0]))} ms, 100k ${fmt(median(longest[1]))} ms (goal ≤ 100 ms)`,
+  );
+}
+
+// BENCH_PARTS=branch runs only the server side (P4d), BENCH_PARTS=browser only P4a–c,
+// BENCH_PARTS=big only P4e.
+const parts = new Set((process.env["BENCH_PARTS"] ?? "browser,branch,big").split(","));
 const app = await startBenchApp(PORT);
 try {
   if (parts.has("browser")) await browserBench(app);
   if (parts.has("branch")) await branchBench(app);
+  if (parts.has("big")) await bigOpenBench(app);
 } finally {
   await app.stop();
 }
