@@ -89,18 +89,22 @@ type Marking = "none" | "same" | "left" | "right" | "inline" | "too-different";
 
 interface CellProps {
   readonly node: WireNode | undefined;
+  /** No node: this is the row right after the column's last turn. */
+  readonly ended: boolean;
   readonly parts: readonly DiffPart[] | null;
   readonly marking: Marking;
   readonly nodeOf: (id: NodeId) => WireNode | undefined;
   readonly column: string;
 }
 
-const Cell = memo(function Cell({ node, parts, marking, nodeOf, column }: CellProps) {
+const Cell = memo(function Cell({ node, ended, parts, marking, nodeOf, column }: CellProps) {
   if (node === undefined) {
-    return (
+    return ended ? (
       <div className={cx(styles.cell, styles.empty)} data-column={column}>
-        <span className={styles.emptyNote}>—</span>
+        <span className={styles.emptyNote}>End of this branch</span>
       </div>
+    ) : (
+      <div data-column={column} />
     );
   }
   const loading = node.partial === "skeleton";
@@ -187,6 +191,7 @@ const Row = memo(function Row({
         <Cell
           key={columns[i]?.key ?? i}
           node={cell.node}
+          ended={columns[i]?.rows.length === row}
           parts={cell.parts}
           marking={cell.marking}
           nodeOf={nodeOf}
@@ -237,21 +242,25 @@ export function CompareView({ columns, nodeOf, ensureFull, label }: CompareViewP
           <div key={c.key} className={styles.colHead}>
             <div className={styles.colTitle}>{c.title}</div>
             {c.note !== undefined && <div className={styles.colNote}>{c.note}</div>}
-            {c.action !== undefined && (
-              <button
-                type="button"
-                className="btn btn-primary"
-                onClick={c.action.run}
-                title={c.action.title}
-                disabled={c.action.disabled === true}
-              >
-                {c.action.label}
-              </button>
-            )}
+            {c.action !== undefined &&
+              (c.action.disabled === true ? (
+                // Where you are already: a label, not a pale disabled button.
+                <span className={styles.here}>{c.action.label}</span>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  onClick={c.action.run}
+                  title={c.action.title}
+                >
+                  {c.action.label}
+                </button>
+              ))}
           </div>
         ))}
       </div>
-      <div ref={scroller} className={styles.scroller}>
+      {/* Focusable, so the rows scroll from the keyboard too. */}
+      <div ref={scroller} className={styles.scroller} tabIndex={0} aria-label={`${label}: rows`}>
         <div className={styles.sizer} style={{ height: virtualizer.getTotalSize() }}>
           <div
             className={styles.window}

@@ -70,7 +70,8 @@ function TurnCardView({ id, data }: NodeProps<TurnNode>) {
         data.head && s.head,
         data.covered && s.coveredCard,
         data.status === "error" && s.error,
-        data.glow !== null && s[data.glow],
+        // The selected reply is what the marks are about: it never dims.
+        data.glow !== null && !(selected && data.glow === "dim") && s[data.glow],
         selected && s.selected,
       )}
       aria-current={data.head ? "true" : undefined}
