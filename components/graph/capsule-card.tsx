@@ -56,6 +56,7 @@ function CapsuleCardView({ id, data }: NodeProps<CapsuleNode>) {
         data.glow !== null && s[data.glow],
         selected && s.selected,
       )}
+      role="button"
       aria-expanded={false}
       title="A summary. Click to see the original turns it stands in for (Space)"
     >
