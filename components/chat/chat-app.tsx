@@ -64,16 +64,6 @@ export function ChatApp(props: ChatAppProps) {
 function WithCompare({ children }: { readonly children: ReactNode }) {
   const actions = useSessionActions();
   const checkout = useCallback((id: NodeId) => void actions.checkout(id), [actions]);
-  // "What did it read?" on a narrow screen opens the graph that answers it.
-  const store = useSessionStoreApi();
-  useEffect(() => {
-    if (!narrow) return;
-    return store.subscribe((s, prev) => {
-      if (s.viewRequest !== prev.viewRequest && s.viewRequest?.kind === "reads") {
-        setDrawerOpen(true);
-      }
-    });
-  }, [narrow, store]);
   return <CompareProvider onContinue={checkout}>{children}</CompareProvider>;
 }
 
@@ -120,6 +110,16 @@ function ChatLayout({
     window.addEventListener("keydown", close);
     return () => window.removeEventListener("keydown", close);
   }, [narrow, drawerOpen]);
+  // "What did it read?" on a narrow screen opens the graph that answers it.
+  const store = useSessionStoreApi();
+  useEffect(() => {
+    if (!narrow) return;
+    return store.subscribe((s, prev) => {
+      if (s.viewRequest !== prev.viewRequest && s.viewRequest?.kind === "reads") {
+        setDrawerOpen(true);
+      }
+    });
+  }, [narrow, store]);
   const checkout = useCallback((id: NodeId) => void actions.checkout(id), [actions]);
 
   return (
