@@ -81,3 +81,61 @@ test("first run: sign-up, chat, sign-out; another account cannot open the sessio
   await expect(page.locator("article.msg-assistant").last()).toContainText("Only I may read this");
   await page.context().storageState({ path: ADMIN_STATE });
 });
+
+test("[R202] passwords: change yours and sign in with it; an admin's reset forces a new one", async ({
+  browser,
+}) => {
+  // Eight password hashes: more than 30 s on two shared cores.
+  test.slow();
+  const bobContext = await browser.newContext();
+  const bob = await bobContext.newPage();
+  await bob.goto("/sign-in");
+  await signIn(bob, BOB.email, BOB.password);
+  await afterHash(bob.getByRole("navigation", { name: "Account" })).toContainText(BOB.name);
+
+  // Bob changes his password on the Account page, signs out, and signs in with the new one.
+  await bob.goto("/account");
+  const change = bob.getByRole("region", { name: "Change password" });
+  await change.getByLabel("Current password").fill("not bobs password");
+  await change.getByLabel("New password", { exact: true }).fill("bobs-second-password");
+  await change.getByLabel("New password again").fill("bobs-second-password");
+  await change.getByRole("button", { name: "Change password" }).click();
+  await afterHash(change.getByRole("alert")).toHaveText("The current password is not correct.");
+  await change.getByLabel("Current password").fill(BOB.password);
+  await change.getByRole("button", { name: "Change password" }).click();
+  await afterHash(change.getByRole("status")).toContainText("Password changed");
+  await bob.getByRole("button", { name: "Sign out" }).click();
+  await afterHash(bob).toHaveURL(/\/sign-in/);
+  await signIn(bob, BOB.email, BOB.password);
+  await afterHash(bob.locator(".auth-error")).toHaveText(/invalid email or password/i);
+  await signIn(bob, BOB.email, "bobs-second-password");
+  await afterHash(bob.getByRole("navigation", { name: "Account" })).toContainText(BOB.name);
+
+  // He forgets it; the admin sets a temporary one, which ends his sign-in.
+  const adminContext = await browser.newContext({ storageState: ADMIN_STATE });
+  const admin = await adminContext.newPage();
+  await admin.goto("/admin");
+  await admin.getByRole("button", { name: `Set a new password for ${BOB.email}` }).click();
+  const dialog = admin.getByRole("dialog", { name: `New password for ${BOB.email}` });
+  await dialog.getByLabel(/Temporary password/).fill("temporary-for-bob");
+  await dialog.getByRole("button", { name: "Set password" }).click();
+  await afterHash(admin.getByRole("status")).toContainText(`Password set for ${BOB.email}`);
+  await expect(admin.getByRole("row", { name: new RegExp(BOB.email) })).toContainText("temporary");
+  await adminContext.close();
+
+  await bob.goto("/");
+  await expect(bob).toHaveURL(/\/sign-in/);
+  await signIn(bob, BOB.email, "temporary-for-bob");
+  // Every page sends him to choose his own before anything else.
+  await afterHash(bob).toHaveURL(/\/account\/password$/);
+  await bob.goto("/");
+  await expect(bob).toHaveURL(/\/account\/password$/);
+  const forced = bob.getByRole("region", { name: "Choose a new password" });
+  await forced.getByLabel("Current password").fill("temporary-for-bob");
+  await forced.getByLabel("New password", { exact: true }).fill("bobs-own-password");
+  await forced.getByLabel("New password again").fill("bobs-own-password");
+  await forced.getByRole("button", { name: "Change password" }).click();
+  await afterHash(bob).toHaveURL(/\/$/);
+  await expect(bob.getByRole("navigation", { name: "Account" })).toContainText(BOB.name);
+  await bobContext.close();
+});

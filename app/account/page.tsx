@@ -1,6 +1,7 @@
 import { PageHeader } from "@/components/account/page-header";
 import { redirect } from "next/navigation";
 import { ApiKeys } from "@/components/account/api-keys";
+import { ChangePassword } from "@/components/account/change-password";
 import { requireViewer } from "@/lib/server/page-auth";
 import { services } from "@/lib/server/services";
 import a from "@/components/account/account.module.css";
@@ -8,7 +9,7 @@ import page from "@/components/ui/page.module.css";
 
 export const dynamic = "force-dynamic";
 
-/** The signed-in user's account: who they are and their API keys. */
+/** The signed-in user's account: who they are, their password and their API keys. */
 export default async function AccountPage() {
   const { actor } = await requireViewer("/account");
   if (actor.via === "local") redirect("/");
@@ -23,6 +24,7 @@ export default async function AccountPage() {
           {actor.isAdmin ? " · admin" : ""}
         </p>
       </section>
+      <ChangePassword />
       <ApiKeys initial={await keys.list(actor.ownerId)} />
     </main>
   );

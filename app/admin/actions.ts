@@ -20,7 +20,7 @@ function messageOf(e: unknown): string {
 /** Only the admin reaches these; anyone else gets the not-found page. */
 async function requireAdmin() {
   const actor = await viewer();
-  if (!actor?.isAdmin || actor.via === "local") notFound();
+  if (!actor?.isAdmin || actor.via === "local" || actor.mustChangePassword) notFound();
 }
 
 /** Creates an account (sign-up may be closed; the admin can always add people). */

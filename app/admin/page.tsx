@@ -7,14 +7,25 @@ import page from "@/components/ui/page.module.css";
 
 export const dynamic = "force-dynamic";
 
-/** The admin's page: every account, create one, disable one. Others see not-found. */
+/**
+ * The admin's page: every account, create one, disable one, set a new password for one.
+ * Others see not-found.
+ */
 export default async function AdminPage() {
   const { actor } = await requireViewer("/admin");
   if (!actor.isAdmin || actor.via === "local") notFound();
   const { database } = await services();
   const users = await database.db.user.findMany({
     orderBy: { createdAt: "asc" },
-    select: { id: true, name: true, email: true, role: true, banned: true, createdAt: true },
+    select: {
+      id: true,
+      name: true,
+      email: true,
+      role: true,
+      banned: true,
+      mustChangePassword: true,
+      createdAt: true,
+    },
   });
   return (
     <main className={page.narrow}>
@@ -27,6 +38,7 @@ export default async function AdminPage() {
           email: u.email,
           role: u.role,
           disabled: u.banned === true,
+          temporaryPassword: u.mustChangePassword,
           createdAt: u.createdAt.toISOString(),
         }))}
       />

@@ -1,7 +1,10 @@
 "use client";
 
-import { useActionState, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import { useActionState, useId, useRef, useState, useTransition, type RefObject } from "react";
 import { createUserAction, setDisabledAction, type AdminResult } from "@/app/admin/actions";
+import { MenuDialog } from "@/components/session/menu-dialog";
+import { PASSWORD_LENGTH } from "@/lib/auth/password-length";
 import { LocalTime } from "@/components/ui/local-time";
 import { cx } from "@/components/ui/cx";
 import styles from "./account.module.css";
@@ -12,16 +15,21 @@ export interface UserRow {
   readonly email: string;
   readonly role: string | null;
   readonly disabled: boolean;
+  /** An admin set the password; the user must choose their own at next sign-in. */
+  readonly temporaryPassword: boolean;
   readonly createdAt: string;
 }
 
-/** The admin's list of accounts, with create and disable. */
+/** The admin's list of accounts, with create, disable and set a new password. */
 export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfId: string }) {
   const [created, create, creating] = useActionState<AdminResult | null, FormData>(
     createUserAction,
     null,
   );
   const [pending, start] = useTransition();
+  const [resetting, setResetting] = useState<UserRow | null>(null);
+  const [resetNote, setResetNote] = useState<string | null>(null);
+  const resetRef = useRef<HTMLDialogElement>(null);
   return (
     <>
       <section className={styles.card} aria-labelledby="users-title">
@@ -34,6 +42,7 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
               <th scope="col">Role</th>
               <th scope="col">Since</th>
               <th scope="col">Status</th>
+              <th scope="col">Password</th>
             </tr>
           </thead>
           <tbody>
@@ -59,10 +68,44 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
                     </button>
                   )}
                 </td>
+                <td>
+                  {u.id === selfId ? (
+                    <a href="/account">change yours</a>
+                  ) : (
+                    <>
+                      {u.temporaryPassword && <span className={styles.note}>temporary · </span>}
+                      <button
+                        className="btn"
+                        aria-label={`Set a new password for ${u.email}`}
+                        onClick={() => {
+                          setResetting(u);
+                          setResetNote(null);
+                          resetRef.current?.showModal();
+                        }}
+                      >
+                        Set password…
+                      </button>
+                    </>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
+        {resetNote && (
+          <p className={styles.note} role="status">
+            {resetNote}
+          </p>
+        )}
+        <ResetPasswordDialog
+          dialogRef={resetRef}
+          user={resetting}
+          onDone={(email) =>
+            setResetNote(
+              `Password set for ${email}. Their sign-ins were ended; they choose their own when they next sign in.`,
+            )
+          }
+        />
       </section>
       <section className={styles.card} aria-labelledby="create-title">
         <h2 id="create-title">Create an account</h2>
@@ -77,7 +120,13 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
           </label>
           <label>
             Initial password
-            <input name="password" type="password" required minLength={8} maxLength={256} />
+            <input
+              name="password"
+              type="password"
+              required
+              minLength={PASSWORD_LENGTH.min}
+              maxLength={PASSWORD_LENGTH.max}
+            />
           </label>
           <button className="btn btn-primary" type="submit" disabled={creating}>
             Create account
@@ -90,5 +139,75 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
         </form>
       </section>
     </>
+  );
+}
+
+/**
+ * The admin sets a new password for another account through better-auth's
+ * `/admin/set-user-password` ([R202]); the server then ends the account's sign-ins and makes
+ * it choose its own password at next sign-in.
+ */
+function ResetPasswordDialog({
+  dialogRef,
+  user,
+  onDone,
+}: {
+  dialogRef: RefObject<HTMLDialogElement | null>;
+  user: UserRow | null;
+  onDone: (email: string) => void;
+}) {
+  const router = useRouter();
+  const inputId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <MenuDialog
+      dialogRef={dialogRef}
+      heading={user ? `New password for ${user.email}` : "New password"}
+      submitLabel="Set password"
+      busy={busy}
+      error={error}
+      onClosed={() => setError(null)}
+      onSubmit={async (form) => {
+        if (!user) return;
+        setBusy(true);
+        setError(null);
+        try {
+          const res = await fetch("/api/auth/admin/set-user-password", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ userId: user.id, newPassword: String(form.get("password")) }),
+          });
+          if (!res.ok) {
+            const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
+            setError(body.error?.message ?? `The password was not set (${res.status}).`);
+            return;
+          }
+          dialogRef.current?.close();
+          onDone(user.email);
+          router.refresh();
+        } catch {
+          setError("The server could not be reached.");
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <label htmlFor={inputId} className={styles.dialogLabel}>
+        Temporary password (tell them; they must replace it when they sign in)
+      </label>
+      {/* Keyed on the account so each opening starts empty. */}
+      <input
+        key={user?.id ?? "none"}
+        id={inputId}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        className={styles.dialogInput}
+        required
+        minLength={PASSWORD_LENGTH.min}
+        maxLength={PASSWORD_LENGTH.max}
+      />
+    </MenuDialog>
   );
 }

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { cx } from "@/components/ui/cx";
+import { PASSWORD_LENGTH } from "@/lib/auth/password-length";
 import styles from "./account.module.css";
 
 interface ApiError {
@@ -64,8 +65,8 @@ export function AuthForm({ mode, next }: { mode: "sign-in" | "sign-up"; next: st
           type="password"
           autoComplete={mode === "sign-up" ? "new-password" : "current-password"}
           required
-          minLength={mode === "sign-up" ? 8 : 1}
-          maxLength={256}
+          minLength={mode === "sign-up" ? PASSWORD_LENGTH.min : 1}
+          maxLength={PASSWORD_LENGTH.max}
         />
       </label>
       {error && (

@@ -8,6 +8,7 @@ import type { Database } from "../db/client";
 import { asOwnerId } from "../engine/ids";
 import type { SessionStore } from "../store/session-store";
 import { isOwnOrigin } from "../http/edge";
+import { PASSWORD_LENGTH } from "./password-length";
 
 export interface AccountsDeps {
   readonly database: Database;
@@ -43,11 +44,18 @@ export function createAccounts(deps: AccountsDeps) {
     },
     database: prismaAdapter(db, { provider: deps.database.kind }),
     session: { modelName: "authSession", expiresIn: SESSION_DAYS * 24 * 60 * 60 },
+    user: {
+      additionalFields: {
+        // Set by an admin's password reset, cleared by the user's own change (auth-route.ts);
+        // never taken from a request body.
+        mustChangePassword: { type: "boolean", required: false, defaultValue: false, input: false },
+      },
+    },
     emailAndPassword: {
       enabled: true,
       autoSignIn: true,
-      minPasswordLength: 8,
-      maxPasswordLength: 256,
+      minPasswordLength: PASSWORD_LENGTH.min,
+      maxPasswordLength: PASSWORD_LENGTH.max,
     },
     // Sign-in throttling is Spindle's own (per account and per address, lib/auth/throttle.ts).
     rateLimit: { enabled: false },

@@ -9,6 +9,11 @@ export interface Actor {
   readonly isAdmin: boolean;
   readonly name: string;
   readonly email: string | null;
+  /**
+   * A browser sign-in whose password an admin set: until the user picks their own, pages
+   * send them to choose one and every other cookie request is `password_change_required`.
+   */
+  readonly mustChangePassword?: boolean;
 }
 
 /** The one owner of single-user mode (`SPINDLE_AUTH=off`). */
@@ -22,7 +27,13 @@ export const LOCAL_ACTOR: Actor = {
 
 /** The actor of a signed-in (or key-authenticated) account. */
 export function accountActor(
-  user: { id: string; name: string; email: string; role?: string | null | undefined },
+  user: {
+    id: string;
+    name: string;
+    email: string;
+    role?: string | null | undefined;
+    mustChangePassword?: boolean | null | undefined;
+  },
   via: "cookie" | "key",
 ): Actor {
   return {
@@ -31,7 +42,15 @@ export function accountActor(
     isAdmin: user.role === "admin",
     name: user.name,
     email: user.email,
+    // API keys are credentials of their own, made by the user: a reset does not stop them.
+    ...(via === "cookie" && user.mustChangePassword === true ? { mustChangePassword: true } : {}),
   };
+}
+
+/** Refuses a signed-in browser that must choose a new password before anything else. */
+export function requirePasswordChosen(actor: Actor): Actor {
+  if (actor.mustChangePassword) throw new EngineError("password_change_required");
+  return actor;
 }
 
 /** The account id behind an actor; single-user mode has none (and needs no API keys). */

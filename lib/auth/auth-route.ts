@@ -5,11 +5,28 @@ import { checkHost, checkJsonBody, checkOrigin, readBodyText } from "../http/edg
 import { errorResponse, handle } from "../http/respond";
 import { parseJsonText } from "../http/json-text";
 import { services } from "../server/services";
+import { PASSWORD_LENGTH } from "./password-length";
 
 /** Account requests are small; nothing under /api/auth needs more. */
 const AUTH_BODY_LIMIT = 64 * 1024;
 
 const credentials = z.object({ email: z.string().max(320) }).loose();
+const passwordChange = z
+  .object({
+    currentPassword: z.string().max(PASSWORD_LENGTH.max),
+    newPassword: z
+      .string()
+      .min(
+        PASSWORD_LENGTH.min,
+        `The new password needs at least ${PASSWORD_LENGTH.min} characters.`,
+      )
+      .max(
+        PASSWORD_LENGTH.max,
+        `The new password can have at most ${PASSWORD_LENGTH.max} characters.`,
+      ),
+  })
+  .loose();
+const passwordReset = z.object({ userId: z.string().min(1).max(100) }).loose();
 
 /**
  * The client's address, used only to group sign-in failures: the connection's peer as
@@ -41,6 +58,8 @@ async function reshapeError(res: Response): Promise<Response> {
  * The better-auth endpoints Spindle uses, and so serves: everything else it ships (admin
  * impersonation, setting another user's password or email, removing users, …) answers 404.
  * An admin administers accounts; reading other people's conversations is not part of it.
+ * Setting another account's password is (a forgotten password has no other way back): the
+ * account must then choose its own at next sign-in ([R202]).
  */
 const ENDPOINTS = new Set([
   "GET /get-session",
@@ -51,6 +70,8 @@ const ENDPOINTS = new Set([
   "POST /admin/create-user",
   "POST /admin/ban-user",
   "POST /admin/unban-user",
+  "POST /change-password",
+  "POST /admin/set-user-password",
 ]);
 
 const BASE = "/api/auth";
@@ -98,6 +119,10 @@ export function authRoute(req: Request): Promise<Response> {
       email = parsed.data.email;
       const wait = await throttle.attempt(email, address);
       if (wait > 0) return tooMany("failed sign-ins", wait);
+    } else if (path === "/change-password") {
+      return changePassword(req, body, address);
+    } else if (path === "/admin/set-user-password") {
+      return setUserPassword(req, body, text);
     }
     const forwarded = new Request(req.url, {
       method: req.method,
@@ -108,4 +133,92 @@ export function authRoute(req: Request): Promise<Response> {
     if (email !== null && res.ok) await throttle.succeeded(email, address);
     return reshapeError(res);
   });
+}
+
+/** The same request with another JSON body (headers kept: cookie, Origin, Host). */
+function withBody(req: Request, body: unknown): Request {
+  const headers = new Headers(req.headers);
+  headers.delete("content-length");
+  return new Request(req.url, { method: req.method, headers, body: JSON.stringify(body) });
+}
+
+/**
+ * `POST /change-password` ([R202]): the signed-in account's own password. The current one is
+ * checked like a sign-in — its points are taken first and count with the account's failed
+ * sign-ins, a success gives them back — and a wrong one is a 401. Every other device is
+ * signed out (`revokeOtherSessions` is always on); this browser gets a fresh sign-in. A
+ * password an admin set is no longer temporary afterwards.
+ */
+async function changePassword(req: Request, body: unknown, address: string): Promise<Response> {
+  const { accounts, throttle, database } = await services();
+  // Checked before a point is taken: a malformed request says nothing about the password.
+  const parsed = passwordChange.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new EngineError(
+      "invalid_request",
+      issue?.path[0] === "newPassword" && issue.code !== "invalid_type"
+        ? issue.message
+        : "Send {currentPassword, newPassword}.",
+    );
+  }
+  const signedIn = await accounts.api.getSession({ headers: req.headers });
+  if (!signedIn) throw new EngineError("unauthenticated");
+  const { currentPassword, newPassword } = parsed.data;
+  if (newPassword === currentPassword) {
+    throw new EngineError("invalid_request", "The new password must differ from the current one.");
+  }
+  const email = signedIn.user.email;
+  const wait = await throttle.attempt(email, address);
+  if (wait > 0) return tooMany("wrong passwords", wait);
+  const res = await accounts.handler(
+    withBody(req, { currentPassword, newPassword, revokeOtherSessions: true }),
+  );
+  if (res.status === 400 && (await codeOf(res)) === "INVALID_PASSWORD") {
+    return errorResponse("invalid_password", "The current password is not correct.");
+  }
+  if (res.ok) {
+    await throttle.succeeded(email, address);
+    await database.db.user.update({
+      where: { id: signedIn.user.id },
+      data: { mustChangePassword: false },
+    });
+  }
+  return reshapeError(res);
+}
+
+/**
+ * `POST /admin/set-user-password` ([R202]): better-auth checks the caller is an admin; the
+ * account's sign-ins end and it must choose its own password when it signs in again. An
+ * admin changes their own password with the current one, never through this.
+ */
+async function setUserPassword(req: Request, body: unknown, text: string): Promise<Response> {
+  const { accounts, database } = await services();
+  const parsed = passwordReset.safeParse(body);
+  if (!parsed.success) throw new EngineError("invalid_request", "Send {userId, newPassword}.");
+  const signedIn = await accounts.api.getSession({ headers: req.headers });
+  if (signedIn?.user.id === parsed.data.userId) {
+    throw new EngineError(
+      "invalid_request",
+      "Change your own password on the Account page, with your current one.",
+    );
+  }
+  const forwarded = new Request(req.url, { method: req.method, headers: req.headers, body: text });
+  const res = await accounts.handler(forwarded);
+  if (res.ok) {
+    const { userId } = parsed.data;
+    await database.db.user.update({ where: { id: userId }, data: { mustChangePassword: true } });
+    await accounts.api.revokeUserSessions({ body: { userId }, headers: req.headers });
+  }
+  return reshapeError(res);
+}
+
+/** better-auth's error code of a JSON error answer, if any. */
+async function codeOf(res: Response): Promise<string | null> {
+  try {
+    const body = (await res.clone().json()) as { code?: unknown };
+    return typeof body.code === "string" ? body.code : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,7 +1,7 @@
 import type { Config } from "../config/env";
 import { EngineError } from "../engine/errors";
 import type { ApiKeyStore } from "../store/api-key-store";
-import { accountActor, LOCAL_ACTOR, type Actor } from "./actor";
+import { accountActor, LOCAL_ACTOR, requirePasswordChosen, type Actor } from "./actor";
 import type { Accounts } from "./accounts";
 
 export interface AuthenticateDeps {
@@ -57,14 +57,20 @@ export async function signedInActor(
   if (!deps.config.auth) return LOCAL_ACTOR;
   const signedIn = await deps.accounts.api.getSession({ headers });
   if (!signedIn) return null;
-  const user = signedIn.user as typeof signedIn.user & { banned?: boolean | null };
+  const user = signedIn.user as typeof signedIn.user & {
+    banned?: boolean | null;
+    mustChangePassword?: boolean | null;
+  };
   if (user.banned) return null;
   return accountActor(user, "cookie");
 }
 
-/** The actor, or a 401 when nobody is signed in. */
+/**
+ * The actor, or a 401 when nobody is signed in, or a 403 when a browser must choose a new
+ * password first.
+ */
 export async function requireActor(req: Request, deps: AuthenticateDeps): Promise<Actor> {
   const actor = await authenticate(req, deps);
   if (!actor) throw new EngineError("unauthenticated");
-  return actor;
+  return requirePasswordChosen(actor);
 }

@@ -24,6 +24,9 @@ const CATALOGUE = {
   too_many_attempts: "Too many attempts; wait a few minutes.",
   import_busy: "Another import is being written on this server; try again in a moment.",
   signup_closed: "Sign-up is closed: ask the admin of this server to create your account.",
+  invalid_password: "The current password is not correct.",
+  password_change_required:
+    "Your administrator set a temporary password: choose a new one on the Account page first.",
 
   // The request is well-formed but conflicts with the ledger's state.
   node_not_on_spine: "Rewind only moves HEAD to a node of its spine.",

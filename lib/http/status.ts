@@ -26,6 +26,8 @@ const STATUS: Readonly<Record<ErrorCode, HttpErrorStatus>> = {
   too_many_attempts: 429,
   import_busy: 429,
   signup_closed: 403,
+  invalid_password: 401,
+  password_change_required: 403,
 
   // Well-formed, but in conflict with the ledger's state.
   node_not_on_spine: 409,

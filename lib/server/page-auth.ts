@@ -5,6 +5,9 @@ import { signedInActor } from "../auth/authenticate";
 import type { Workspace } from "../dispatcher/workspace";
 import { services } from "./services";
 
+/** Where a user whose password an admin set chooses their own before anything else. */
+export const PASSWORD_PAGE = "/account/password";
+
 /** Who is viewing a page or calling a server action, or null when nobody is signed in. */
 export async function viewer(): Promise<Actor | null> {
   const s = await services();
@@ -26,5 +29,6 @@ export async function requireViewer(returnTo: string): Promise<Workspace> {
   if (!actor) {
     redirect((await firstRun()) ? "/sign-up" : `/sign-in?next=${encodeURIComponent(returnTo)}`);
   }
+  if (actor.mustChangePassword) redirect(PASSWORD_PAGE);
   return (await services()).workspaceFor(actor);
 }

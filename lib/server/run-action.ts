@@ -1,3 +1,4 @@
+import { requirePasswordChosen } from "../auth/actor";
 import { EngineError, type ErrorCode } from "../engine/errors";
 import type { Workspace } from "../dispatcher/workspace";
 import { toErrorBody } from "../http/respond";
@@ -23,6 +24,7 @@ export async function runAction<T>(
   try {
     const actor = await viewer();
     if (!actor) throw new EngineError("unauthenticated", "You are signed out; sign in again.");
+    requirePasswordChosen(actor);
     return { ok: true, value: await fn((await services()).workspaceFor(actor)) };
   } catch (e) {
     return { ok: false, error: toErrorBody(e) };

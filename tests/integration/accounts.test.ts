@@ -286,7 +286,7 @@ describeEachDatabase("[R76] accounts and ownership", (kind) => {
   it("[R76] better-auth endpoints Spindle does not use answer 404 (no admin impersonation)", async () => {
     for (const path of [
       "/api/auth/admin/impersonate-user",
-      "/api/auth/admin/set-user-password",
+      "/api/auth/admin/set-role",
       "/api/auth/admin/remove-user",
       "/api/auth/admin/update-user",
       "/api/auth/change-email",

@@ -24,6 +24,8 @@ describe("error catalogue", () => {
       too_many_attempts: 429,
       import_busy: 429,
       signup_closed: 403,
+      invalid_password: 401,
+      password_change_required: 403,
       node_not_on_spine: 409,
       node_not_checkoutable: 409,
       node_not_deletable: 409,
