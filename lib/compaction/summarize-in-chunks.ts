@@ -2,6 +2,7 @@ import type { Tokens } from "../engine/ids";
 import type { CompactionWork } from "../engine/plan-compaction";
 import { planSummaryChunks } from "../engine/plan-summary-chunks";
 import type { RenderedMessage } from "../engine/render-message";
+import { mergeSummaryTexts } from "../llm/summary-document";
 import { truncateToTokens } from "../llm/tokens";
 import type { ChatMessage, Summarizer } from "../llm/types";
 
@@ -33,7 +34,9 @@ function toChat(message: RenderedMessage, maxTokens: number | undefined): ChatMe
  * Summarises the covered slice, in chained chunks when it exceeds the summariser's window
  * (the "compact fails when already full" trap): each chunk's summary is carried into the
  * next as the previous summary, so the last call's text covers the whole slice. The
- * previous summary of the plan, when chained, starts the chain.
+ * summaries the plan absorbs, when it chains any, start the chain (several merged into one
+ * document, oldest first); the summaries it keeps ahead of the new segment go along as
+ * context. A nest (no turns, only summaries) is one call that rewrites them as one.
  */
 export async function summarizeInChunks(input: ChunkedSummaryInput): Promise<string> {
   const { plan } = input;
@@ -51,11 +54,16 @@ export async function summarizeInChunks(input: ChunkedSummaryInput): Promise<str
     outputTokens: budget,
   });
   const capacity = input.summarizerWindow - SUMMARIZER_PROMPT_TOKENS - 2 * budget;
-  let running = plan.previousSummary?.text;
-  for (const chunk of chunks) {
+  let running =
+    plan.absorbed.length === 0 ? undefined : mergeSummaryTexts(plan.absorbed.map((s) => s.text));
+  const context =
+    plan.context.length === 0 ? undefined : mergeSummaryTexts(plan.context.map((s) => s.text));
+  const calls = chunks.length > 0 ? chunks : [{ messages: [], tokens: 0, oversized: false }];
+  for (const chunk of calls) {
     running = await input.summarizer.summarize({
       messages: chunk.messages.map((m) => toChat(m, chunk.oversized ? capacity : undefined)),
       ...(running !== undefined ? { previousSummary: running } : {}),
+      ...(context !== undefined ? { context } : {}),
       budget,
       ...(input.signal ? { signal: input.signal } : {}),
     });

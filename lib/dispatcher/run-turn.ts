@@ -229,7 +229,13 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     model: options.model,
     ...(finish ? { finish_reason: finish } : {}),
     ...(usage
-      ? { usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens } }
+      ? {
+          usage: {
+            promptTokens: usage.promptTokens,
+            completionTokens: usage.completionTokens,
+            ...(usage.cachedTokens === undefined ? {} : { cachedTokens: usage.cachedTokens }),
+          },
+        }
       : {}),
     ...(toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
     ...(failure ? { error: failure } : {}),

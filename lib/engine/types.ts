@@ -27,7 +27,12 @@ export interface NodeMetadata {
   readonly tool_calls?: readonly ToolCall[];
   /** Tool results: the call they answer. */
   readonly tool_call_id?: string;
-  readonly usage?: { readonly promptTokens: number; readonly completionTokens: number };
+  readonly usage?: {
+    readonly promptTokens: number;
+    readonly completionTokens: number;
+    /** Prompt tokens the provider served from its cache, when it says. */
+    readonly cachedTokens?: number;
+  };
   readonly error?: { readonly code: string; readonly message: string };
   readonly [key: string]: unknown;
 }

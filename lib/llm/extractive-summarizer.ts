@@ -42,6 +42,7 @@ function cost(text: string): number {
 export function extractSummary(
   messages: readonly ChatMessage[],
   previousSummary?: string,
+  context?: string,
 ): SummaryDocument {
   const carried = messages.map((m) => summaryTextOf(m.content)).find((t) => t !== undefined);
   const previousText = previousSummary ?? carried;
@@ -72,7 +73,9 @@ export function extractSummary(
   const assistantTexts = turns.filter((m) => m.role === "assistant").map((m) => m.content);
   const stillOpen = prev.openQuestions.filter((q) => !isAnswered(q, assistantTexts));
 
-  const goal = prev.goal || oneLine(firstSentence(requests[0] ?? "", 20) ?? "");
+  // A segment after earlier summaries serves the goal they state (they stay in context).
+  const earlierGoal = context === undefined ? "" : parseSummary(context).goal;
+  const goal = prev.goal || earlierGoal || oneLine(firstSentence(requests[0] ?? "", 20) ?? "");
   return {
     goal: goal || "(not stated)",
     requests: [...prev.requests, ...requests.filter((r) => r.length > 0)],
@@ -224,7 +227,7 @@ export function createExtractiveSummarizer(): Summarizer {
   return {
     kind: "extractive",
     summarize(request: SummaryRequest): Promise<string> {
-      const doc = extractSummary(request.messages, request.previousSummary);
+      const doc = extractSummary(request.messages, request.previousSummary, request.context);
       return Promise.resolve(fitToBudget(doc, request.budget));
     },
   };

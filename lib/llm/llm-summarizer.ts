@@ -21,7 +21,12 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     async summarize(request: SummaryRequest): Promise<string> {
       const result = await collectStream(
         options.provider.stream({
-          messages: buildSummaryPrompt(request.messages, request.previousSummary, request.budget),
+          messages: buildSummaryPrompt(
+            request.messages,
+            request.previousSummary,
+            request.budget,
+            request.context,
+          ),
           model: options.model,
           maxOutputTokens: request.budget,
           temperature: 0,

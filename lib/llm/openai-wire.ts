@@ -52,10 +52,16 @@ export function toWireTool(tool: ToolSpec): ChatCompletionFunctionTool {
 export function fromWireUsage(usage: NonNullable<ChatCompletionChunk["usage"]>): Usage {
   const prompt = usage.prompt_tokens ?? 0;
   const completion = usage.completion_tokens ?? 0;
+  // Servers that cache prompts (OpenAI, vLLM with prefix caching, DeepSeek's own fields
+  // aside) report the cached share here; one that reports nothing has no cached count.
+  const cached: unknown = usage.prompt_tokens_details?.cached_tokens;
   return {
     promptTokens: tokens(prompt),
     completionTokens: tokens(completion),
     totalTokens: tokens(usage.total_tokens ?? prompt + completion),
+    ...(typeof cached === "number" && Number.isFinite(cached) && cached >= 0
+      ? { cachedTokens: tokens(Math.floor(cached)) }
+      : {}),
   };
 }
 

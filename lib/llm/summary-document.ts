@@ -156,3 +156,34 @@ export function emptySummary(): SummaryDocument {
     earlier: undefined,
   };
 }
+
+/**
+ * Several summaries, oldest first, as one document text: what a compaction that absorbs more
+ * than one summary (or nests them) hands the summariser as the previous summary. Summaries
+ * in this module's shape merge section by section (the goal of the oldest, requests, facts,
+ * artifacts and open questions in order, the newest next step); any other text is carried
+ * under "Earlier summary", joined in order. One summary comes back unchanged.
+ */
+export function mergeSummaryTexts(texts: readonly string[]): string {
+  if (texts.length === 1) return texts[0] ?? "";
+  const docs = texts.map(parseSummary);
+  const earlier = docs.flatMap((d) => (d.earlier === undefined ? [] : [d.earlier]));
+  const seenArtifacts = new Set<string>();
+  return renderSummary({
+    goal: docs.find((d) => d.goal !== "")?.goal ?? "",
+    requests: docs.flatMap((d) => d.requests),
+    omittedRequests: docs.reduce((n, d) => n + d.omittedRequests, 0),
+    facts: docs.flatMap((d) => d.facts),
+    artifacts: docs
+      .flatMap((d) => d.artifacts)
+      .filter((a) => {
+        const key = `${a.kind}\u0000${a.value}`;
+        if (seenArtifacts.has(key)) return false;
+        seenArtifacts.add(key);
+        return true;
+      }),
+    openQuestions: [...new Set(docs.flatMap((d) => d.openQuestions))],
+    nextStep: [...docs].reverse().find((d) => d.nextStep !== "")?.nextStep ?? "",
+    earlier: earlier.length === 0 ? undefined : earlier.join("\n\n"),
+  });
+}

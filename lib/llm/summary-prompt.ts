@@ -53,17 +53,29 @@ export function buildSummaryPrompt(
   messages: readonly ChatMessage[],
   previousSummary: string | undefined,
   budget: number,
+  context?: string,
 ): ChatMessage[] {
   const carried = messages.map((m) => summaryTextOf(m.content)).find((t) => t !== undefined);
   const previous = previousSummary ?? carried;
+  const turns = messages.filter((m) => summaryTextOf(m.content) === undefined);
   const parts = [
+    ...(context === undefined
+      ? []
+      : [
+          "The conversation before the part below is already summarised, and that summary " +
+            "stays in the context as it is. Read it to understand this part; do not repeat " +
+            "anything from it in your summary, which covers only what follows it.\n\n" +
+            `<earlier_summary>\n${context}\n</earlier_summary>`,
+        ]),
     previous === undefined
       ? "There is no previous summary."
       : "A previous summary exists. It already stands in for earlier turns: carry over every " +
         "still-relevant fact, decision, artifact and open question from it, and keep every " +
         "user request it lists verbatim, before the new ones.\n\n" +
         `<previous_summary>\n${previous}\n</previous_summary>`,
-    `<conversation>\n${transcript(messages)}\n</conversation>`,
+    turns.length === 0 && previous !== undefined
+      ? "There are no new turns: rewrite the previous summary as one shorter summary, in the same structure."
+      : `<conversation>\n${transcript(messages)}\n</conversation>`,
     `Write the new summary now, in at most ${budget} tokens.`,
   ];
   return [

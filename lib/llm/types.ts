@@ -48,6 +48,11 @@ export interface Usage {
   readonly promptTokens: Tokens;
   readonly completionTokens: Tokens;
   readonly totalTokens: Tokens;
+  /**
+   * Prompt tokens the provider served from its prompt cache
+   * (`usage.prompt_tokens_details.cached_tokens`), when the endpoint reports it.
+   */
+  readonly cachedTokens?: Tokens;
 }
 
 /** `aborted` is ours (the caller's signal fired); the others are the protocol's. */
@@ -117,6 +122,11 @@ export interface SummaryRequest {
   readonly messages: readonly ChatMessage[];
   /** The active summary being replaced; its still-relevant sections carry over. */
   readonly previousSummary?: string;
+  /**
+   * Summaries of the conversation before these messages that stay in the context as they
+   * are (`segmented`, `nested`): read for understanding, never repeated in the new summary.
+   */
+  readonly context?: string;
   /** The summary must not exceed this many tokens. */
   readonly budget: number;
   readonly signal?: AbortSignal;

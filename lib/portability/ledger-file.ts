@@ -59,6 +59,7 @@ const nodeMetadataSchema = z
       .object({
         promptTokens: z.number().int().min(0),
         completionTokens: z.number().int().min(0),
+        cachedTokens: z.number().int().min(0).optional(),
       })
       .optional(),
     error: z.object({ code: z.string().max(64), message: z.string().max(10_000) }).optional(),

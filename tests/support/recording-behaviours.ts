@@ -8,6 +8,7 @@ export interface WireUsage {
   readonly prompt_tokens: number;
   readonly completion_tokens: number;
   readonly total_tokens: number;
+  readonly prompt_tokens_details?: { readonly cached_tokens: number };
 }
 
 export interface ScriptedToolCall {

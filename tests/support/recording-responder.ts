@@ -25,13 +25,25 @@ function defaultChunks(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
 }
 
-function promptWords(request: RecordedRequest): number {
-  const messages = request.body?.["messages"];
-  if (!Array.isArray(messages)) return 0;
+/** The server's unit of prompt tokens: whitespace-separated words of the messages' text. */
+export function messageWords(messages: readonly unknown[]): number {
   return messages
     .map((m: unknown) => (m as { content?: unknown } | null)?.content)
     .filter((c): c is string => typeof c === "string")
     .reduce((n, c) => n + (c.match(/\S+/g)?.length ?? 0), 0);
+}
+
+function promptWords(request: RecordedRequest): number {
+  const messages = request.body?.["messages"];
+  return Array.isArray(messages) ? messageWords(messages) : 0;
+}
+
+export interface ServeOptions {
+  /**
+   * Prompt tokens to report as served from a prompt cache
+   * (`usage.prompt_tokens_details.cached_tokens`); none reported when undefined.
+   */
+  readonly cachedTokens?: number;
 }
 
 export async function serveChat(
@@ -39,6 +51,7 @@ export async function serveChat(
   behaviour: Behaviour,
   res: http.ServerResponse,
   open: Set<OpenStream>,
+  options: ServeOptions = {},
 ): Promise<void> {
   const body = request.body ?? {};
   const streaming = body["stream"] === true;
@@ -84,6 +97,9 @@ export async function serveChat(
       prompt_tokens: prompt,
       completion_tokens: completion,
       total_tokens: prompt + completion,
+      ...(options.cachedTokens === undefined
+        ? {}
+        : { prompt_tokens_details: { cached_tokens: options.cachedTokens } }),
     };
   };
   const startSse = () => {

@@ -14,7 +14,13 @@ const models = (process.env["RECORDING_SERVER_MODELS"] ?? "spindle-test-model")
   .map((m) => m.trim())
   .filter((m) => m !== "");
 
-const server = await startRecordingServer({ port, models, control: true });
+const server = await startRecordingServer({
+  port,
+  models,
+  control: true,
+  // Report cached prompt tokens as a caching server would (RECORDING_SERVER_PROMPT_CACHE=1).
+  promptCache: process.env["RECORDING_SERVER_PROMPT_CACHE"] === "1",
+});
 // Playwright's webServer waits for the URL; humans and scripts wait for this line.
 console.log(`recording server ready on ${server.url}`);
 

@@ -8,7 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Behaviour } from "./recording-behaviours";
-import { serveChat, type OpenStream } from "./recording-responder";
+import { messageWords, serveChat, type OpenStream } from "./recording-responder";
 
 export interface RecordedRequest {
   readonly method: string;
@@ -30,6 +30,13 @@ export interface RecordingServerOptions {
   readonly fallback?: (request: RecordedRequest) => Behaviour;
   /** Serve /_control/* so another process can script this one (the standalone CLI). */
   readonly control?: boolean;
+  /**
+   * Report a prompt cache the way OpenAI-compatible servers do
+   * (`usage.prompt_tokens_details.cached_tokens`): the words of the leading messages this
+   * request shares, byte for byte, with the chat request before it. An emulation for tests
+   * and benches, in the server's own token unit (words).
+   */
+  readonly promptCache?: boolean;
 }
 
 export interface RecordingServer {
@@ -82,6 +89,25 @@ function parseJson(raw: string): Readonly<Record<string, unknown>> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Words of the leading messages `request` shares byte for byte with `previous`. */
+function sharedPrefixWords(
+  previous: RecordedRequest | undefined,
+  request: RecordedRequest,
+): number {
+  const before = previous?.body?.["messages"];
+  const now = request.body?.["messages"];
+  if (!Array.isArray(before) || !Array.isArray(now)) return 0;
+  let shared = 0;
+  while (
+    shared < before.length &&
+    shared < now.length &&
+    JSON.stringify(before[shared]) === JSON.stringify(now[shared])
+  ) {
+    shared += 1;
+  }
+  return messageWords(now.slice(0, shared));
 }
 
 function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
@@ -149,10 +175,16 @@ export async function startRecordingServer(
         });
         return;
       }
-      const count = chatRequests().length;
+      const chats = chatRequests();
+      const count = chats.length;
       for (const w of waiters.filter((w) => w.n === count)) w.resolve(recorded);
       const behaviour = queue.shift() ?? fallback(recorded);
-      await serveChat(recorded, behaviour, res, open);
+      const cachedTokens = options.promptCache
+        ? sharedPrefixWords(chats.at(-2), recorded)
+        : undefined;
+      await serveChat(recorded, behaviour, res, open, {
+        ...(cachedTokens === undefined ? {} : { cachedTokens }),
+      });
     })().catch((error: unknown) => {
       // A bug in the test server must be loud, not a silently hanging test.
       console.error("recording server failed:", error);
