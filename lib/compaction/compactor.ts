@@ -5,12 +5,24 @@ import { latchAfterFailure, type AutoCompactLatch } from "../engine/auto-compact
 import { contextTokens } from "../engine/context-tokens";
 import { EngineError, isEngineError } from "../engine/errors";
 import { tokens, type NodeId, type SessionId, type Tokens } from "../engine/ids";
-import { metaAfterCompaction } from "../engine/meta-after-compaction";
-import { planCompaction, type CompactionWork } from "../engine/plan-compaction";
-import { resolveBudget, type Budget } from "../engine/resolve-budget";
+import { summaryPolicyOf } from "../engine/active-summaries";
+import { metaAfterPlan } from "../engine/meta-after-compaction";
+import {
+  planCompaction,
+  type CompactionNotice,
+  type CompactionWork,
+} from "../engine/plan-compaction";
+import { planNesting } from "../engine/plan-nesting";
+import { resolveBudget, summariesBudgetOf, type Budget } from "../engine/resolve-budget";
 import { summaryDraft } from "../engine/summary-draft";
 import { turnsSinceCompaction } from "../engine/turns-since-compaction";
-import type { CompactionTrigger, LedgerNode, SessionMeta, SessionRecord } from "../engine/types";
+import type {
+  CompactionTrigger,
+  LedgerNode,
+  SessionMeta,
+  SessionRecord,
+  SummaryPolicy,
+} from "../engine/types";
 import type { EventBus } from "../events/session-event";
 import { isProviderError } from "../llm/provider-error";
 import type { Providers } from "../llm/provider-factory";
@@ -43,6 +55,8 @@ export interface CompactResult {
   readonly coveredCount: number;
   readonly tokensBefore: number;
   readonly tokensAfter: number;
+  /** `nested`: the summary of summaries this compaction also wrote ([R245]). */
+  readonly nestedSummary?: LedgerNode;
 }
 
 /** Where the failure latch of auto-compaction lives in session meta. */
@@ -67,7 +81,11 @@ export class Compactor implements TurnCompaction {
     });
   }
 
-  /** Compacts the rendered view of `headId` (default: HEAD). */
+  /**
+   * Compacts the rendered view of `headId` (default: HEAD) under the session's policy: one
+   * summary — and, under `nested`, a second when the summaries the branch reads have
+   * outgrown their share of the window ([R245]).
+   */
   async compact(
     session: SessionRecord,
     headId: NodeId | null = session.headId,
@@ -77,7 +95,8 @@ export class Compactor implements TurnCompaction {
     const { bus } = this.deps;
     bus.publish(session.id, { type: "compaction_started", trigger, headId });
     try {
-      const { spine, rendering, active } = await loadView(this.deps.store, session, headId);
+      const view = await loadView(this.deps.store, session, headId);
+      const { spine, rendering } = view;
       // A reply still streaming on this branch is not a turn yet: summarising its partial
       // text would hide the finished reply from every later prompt.
       if (spine.some((n) => n.status === "streaming")) {
@@ -94,52 +113,63 @@ export class Compactor implements TurnCompaction {
           "The assistant is still working in this session (running tools); compact once it has finished.",
         );
       }
-      const { keepRecentTokens } = this.budgetOf(session);
+      const budget = this.budgetOf(session);
+      const policy = summaryPolicyOf(session.meta);
+      const summariesBudget = summariesBudgetOf(budget.window);
       const plan = planCompaction({
         spine,
         rendering,
-        activeSummary: active,
+        activeSummaries: view.activeSummaries,
+        innerSummaries: view.innerSummaries,
+        policy,
+        summariesBudget,
         // A reactive compaction must make room even when the view already fits the kept
         // window (the server's real window is smaller than the budget's): it keeps at most
         // half of the current context (docs/spec.md, Decisions: `nothing_to_compact`).
         keepRecentTokens:
           trigger === "reactive"
-            ? Math.min(keepRecentTokens, Math.floor(contextTokens(rendering.messages) / 2))
-            : keepRecentTokens,
+            ? Math.min(budget.keepRecentTokens, Math.floor(contextTokens(rendering.messages) / 2))
+            : budget.keepRecentTokens,
         // The user asked for it: everything before the latest exchange goes ([R200]).
         keep: trigger === "manual" ? "latest-exchange" : "window",
       });
-      if (plan.kind === "notice") {
+      const segment =
+        plan.kind === "compact"
+          ? await this.summarizeAndPersist(session, plan, trigger, policy)
+          : null;
+      const nest =
+        policy === "nested"
+          ? await this.nest(
+              { ...session, meta: segment?.meta ?? session.meta },
+              headId,
+              trigger,
+              summariesBudget,
+            )
+          : null;
+      const first = segment ?? nest;
+      if (first === null) {
+        const notice = plan as CompactionNotice;
         bus.publish(session.id, {
           type: "notice",
-          code: plan.code,
-          message: plan.message,
+          code: notice.code,
+          message: notice.message,
           nodeId: null,
         });
         return {
           summary: null,
-          notice: plan.message,
+          notice: notice.message,
           coveredCount: 0,
-          tokensBefore: plan.tokensBefore,
-          tokensAfter: plan.tokensBefore,
+          tokensBefore: notice.tokensBefore,
+          tokensAfter: notice.tokensBefore,
         };
       }
-      const { node, tokensAfter } = await this.summarizeAndPersist(session, plan, trigger);
-      bus.publish(session.id, { type: "node_appended", node: leanNode(node) });
-      bus.publish(session.id, {
-        type: "compaction_finished",
-        trigger,
-        summary_id: node.id,
-        counts: plan.counts,
-        tokensBefore: plan.tokensBefore,
-        tokensAfter: tokens(tokensAfter),
-      });
       return {
-        summary: node,
+        summary: first.node,
         notice: null,
-        coveredCount: plan.coversIds.length,
-        tokensBefore: plan.tokensBefore,
-        tokensAfter,
+        coveredCount: first.plan.coversIds.length,
+        tokensBefore: first.plan.tokensBefore,
+        tokensAfter: (nest ?? first).tokensAfter,
+        ...(segment !== null && nest !== null ? { nestedSummary: nest.node } : {}),
       };
     } catch (e) {
       const failure = asCompactionError(e);
@@ -154,6 +184,43 @@ export class Compactor implements TurnCompaction {
         });
       }
       throw failure;
+    }
+  }
+
+  /**
+   * The nesting step of `nested` after a segment compaction (or instead of one that had
+   * nothing to do): when the summaries the branch reads cost more than their budget, all
+   * but the newest are summarised into one ([R245]). Its failure is not the compaction's —
+   * the segment landed — so it becomes a notice, and a lost race is nothing at all.
+   */
+  private async nest(
+    session: SessionRecord,
+    headId: NodeId,
+    trigger: CompactionTrigger,
+    summariesBudget: number,
+  ): Promise<Persisted | null> {
+    try {
+      const view = await loadView(this.deps.store, session, headId);
+      const plan = planNesting({
+        spine: view.spine,
+        rendering: view.rendering,
+        activeSummaries: view.activeSummaries,
+        innerSummaries: view.innerSummaries,
+        summariesBudget,
+      });
+      if (plan === null) return null;
+      return await this.summarizeAndPersist(session, plan, trigger, "nested");
+    } catch (e) {
+      const failure = asCompactionError(e);
+      if (failure.code !== "compaction_conflict") {
+        this.deps.bus.publish(session.id, {
+          type: "notice",
+          code: "nesting_failed",
+          message: `The older summaries could not be summarised again (${failure.message}); they stay as they are.`,
+          nodeId: null,
+        });
+      }
+      return null;
     }
   }
 
@@ -223,11 +290,13 @@ export class Compactor implements TurnCompaction {
     }
   }
 
+  /** Summarises a plan, checks the result, and lands it under the plan's compare-and-swap. */
   private async summarizeAndPersist(
     session: SessionRecord,
     plan: CompactionWork,
     trigger: CompactionTrigger,
-  ): Promise<{ node: LedgerNode; tokensAfter: number }> {
+    policy: SummaryPolicy,
+  ): Promise<Persisted> {
     const model = this.deps.providers.summaryModel;
     const window = lookupModel(model).contextWindow;
     const text = await summarizeInChunks({
@@ -248,20 +317,36 @@ export class Compactor implements TurnCompaction {
       );
     }
     const draft = summaryDraft(plan, { text, tokenCount, trigger, model });
-    const { node } = await this.deps.store.append({
+    const { node, meta } = await this.deps.store.append({
       sessionId: session.id,
       ...draft,
       // The plan was made from `session` seconds ago (the summariser ran since): it lands
       // only if no other compaction or branch delete changed what it summarised.
-      expectSummary: {
-        lastSummaryId: session.meta._last_summary_id ?? null,
-        coversIds: plan.coversIds,
-      },
-      metaAfter: (meta, summary) =>
-        withoutLatch(metaAfterCompaction(meta, summary.id, summary.content)),
+      expectSummary: { activeIds: plan.activeBefore, coversIds: plan.coversIds },
+      metaAfter: (current, summary) =>
+        withoutLatch(
+          metaAfterPlan(current, plan, policy, { id: summary.id, content: summary.content }),
+        ),
     });
-    return { node, tokensAfter: verdict.tokensAfter };
+    this.deps.bus.publish(session.id, { type: "node_appended", node: leanNode(node) });
+    this.deps.bus.publish(session.id, {
+      type: "compaction_finished",
+      trigger,
+      summary_id: node.id,
+      counts: plan.counts,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: tokens(verdict.tokensAfter),
+    });
+    return { node, tokensAfter: verdict.tokensAfter, plan, meta };
   }
+}
+
+/** A summary that landed, with the plan it came from and the session meta it left. */
+interface Persisted {
+  readonly node: LedgerNode;
+  readonly tokensAfter: number;
+  readonly plan: CompactionWork;
+  readonly meta: SessionMeta;
 }
 
 /** The summary may use a tenth of the window, at least 256 tokens, at most 4,096. */

@@ -18,7 +18,7 @@ import type { EventBus } from "../events/session-event";
 import type { Providers } from "../llm/provider-factory";
 import type { SessionStore } from "../store/session-store";
 import type { TurnCompaction } from "../compaction/turn-compaction";
-import { loadRendering, loadView, viewBelow } from "../view/head-view";
+import { loadInnerSummaries, loadRendering, loadView, viewBelow } from "../view/head-view";
 import { streamReply, type ReplyOptions, type TurnEvent } from "./run-turn";
 import {
   runSubAgent,
@@ -431,8 +431,10 @@ export class Dispatcher {
         if (top === null) throw new EngineError("invalid_ledger", `No branch top for ${tipId}.`);
         const below = await slice.subtree(top.id);
         const summaries = await slice.byIds(activeSummaryIds(session.meta));
+        // A nested summary is judged by the turns under it: the summaries it names come too.
+        const inner = await loadInnerSummaries(summaries, (ids) => slice.byIds(ids));
         const nodes = new Map(
-          [...around.values(), ...below, ...summaries].map((n) => [n.id, n] as const),
+          [...around.values(), ...below, ...summaries, ...inner].map((n) => [n.id, n] as const),
         );
         return planDeleteBranch({ session, index: createLedgerIndex([...nodes.values()]), tipId });
       },

@@ -6,7 +6,8 @@ import { leanNode, type WireNode } from "../engine/wire-node";
 import { isProviderError } from "../llm/provider-error";
 import type { ChatProvider, FinishReason, ToolSpec, Usage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
-import { referable, type ReadsRef } from "../engine/reads-ref";
+import { activeSummaryIds } from "../engine/active-summaries";
+import { readsRefOfRendering, referable, type ReadsRef } from "../engine/reads-ref";
 import type { TurnCompaction } from "../compaction/turn-compaction";
 import { loadView, type HeadView } from "../view/head-view";
 import { toWire, type Wire } from "../view/wire";
@@ -122,7 +123,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     });
     reply = opened.reply;
     stampedReads = wire.ids;
-    if (opened.meta._last_summary_id !== session.meta._last_summary_id) {
+    if (!sameIds(activeSummaryIds(opened.meta), activeSummaryIds(session.meta))) {
       const claimedView = await loadView(store, { ...session, meta: opened.meta }, parentId);
       wire = toWire(claimedView.rendering);
       readsRef = refOf(claimedView);
@@ -265,5 +266,5 @@ function sameIds(a: readonly NodeId[] | null, b: readonly NodeId[]): boolean {
 /** The reference a reply rendered from `view` stores for its `reads` ([R134]), if it may. */
 function refOf(view: HeadView): ReadsRef | undefined {
   if (!referable(view.spine)) return undefined;
-  return { head: view.rendering.headId, summary: view.active?.id ?? null };
+  return readsRefOfRendering(view.rendering, view.activeSummaries);
 }

@@ -6,7 +6,7 @@ import type { ChatGptImportResult } from "../http/schemas";
 import { chatGptTitle, chatGptToLedger } from "../portability/chatgpt-import";
 import { yieldToEventLoop } from "../yield-to-event-loop";
 import { asNodeId, isIdShaped, tokens, type NodeId, type SessionId } from "../engine/ids";
-import { activeSummaryIds } from "../engine/active-summaries";
+import { activeSummaryIds, hasActiveSet } from "../engine/active-summaries";
 import {
   leanNode,
   shapeNode,
@@ -48,6 +48,7 @@ import type { TurnEvent } from "./run-turn";
 import type { AuditDesk, AuditInput } from "./audit-desk";
 import type { AuditProgress } from "../audit/summary-auditor";
 import type { SummaryAudit } from "../engine/summary-audit";
+import { loadInnerSummaries } from "../view/head-view";
 
 export interface WorkspaceDeps {
   readonly dispatcher: Dispatcher;
@@ -178,13 +179,17 @@ export class Workspace {
     const slice = this.deps.store.slice(session.id);
     const [node] = await slice.byIds([nodeId]);
     if (node === undefined) return createLedgerIndex([]);
-    const named =
-      node.kind === "summary"
-        ? coversIdsOf(node)
-        : node.kind === "notice" && node.predecessorId
-          ? [node.predecessorId]
-          : [];
-    const near = [node, ...(await slice.byIds(named))];
+    const near: LedgerNode[] = [node];
+    if (node.kind === "notice" && node.predecessorId) {
+      near.push(...(await slice.byIds([node.predecessorId])));
+    }
+    // A summary names its turns; a nested one names summaries, which name theirs.
+    let frontier = node.kind === "summary" ? [node] : [];
+    for (let depth = 0; frontier.length > 0 && depth < MAX_NESTING_READS; depth += 1) {
+      const found = await slice.byIds(frontier.flatMap((n) => coversIdsOf(n)));
+      near.push(...found);
+      frontier = found.filter((n) => n.kind === "summary");
+    }
     const anchor = anchorOf(createLedgerIndex(unique(near)), node);
     const spine = session.headId ? await slice.spineAndChildren(session.headId) : [];
     const below = anchor ? await slice.subtree(anchor.id) : [];
@@ -313,6 +318,15 @@ export class Workspace {
     const session = await this.session(id);
     const { store } = this.deps;
     const full = new Set<NodeId>(activeSummaryIds(session.meta));
+    // A session with an active set may hold nested summaries: the page renders HEAD's
+    // context through the summaries they name, so those come whole too.
+    if (hasActiveSet(session.meta)) {
+      const active = await store.nodesById(id, [...full], { final: true });
+      const inner = await loadInnerSummaries(active, (ids) =>
+        store.nodesById(id, ids, { final: true }),
+      );
+      for (const n of inner) full.add(n.id);
+    }
     if (session.rootId) full.add(session.rootId);
     if (session.headId) for (const n of await store.spineIds(id, session.headId)) full.add(n);
     const entries = await store.skeletonNodes(id, full);
@@ -541,6 +555,9 @@ function mergeSettings(meta: SessionMeta, patch: SettingsPatch): SessionMeta {
   }
   return { ...meta, settings: merged as SessionSettings };
 }
+
+/** Levels of nesting a reveal follows (a cycle, refused at import, would end here). */
+const MAX_NESTING_READS = 16;
 
 /** Each node once (the slices overlap), its first occurrence kept. */
 function unique(nodes: readonly LedgerNode[]): LedgerNode[] {

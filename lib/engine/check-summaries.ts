@@ -1,9 +1,14 @@
 import type { NodeId } from "./ids";
 import { isSideLeafKind } from "./side-leaf";
-import type { LedgerNode } from "./types";
+import type { NodeKind } from "./types";
 
-/** What the checks read of a node. */
-export type SummaryCheckNode = Pick<LedgerNode, "id" | "kind" | "predecessorId" | "metadata">;
+/** What the checks read of a node (a ledger node, or one of a file being imported). */
+export interface SummaryCheckNode {
+  readonly id: NodeId;
+  readonly kind: NodeKind;
+  readonly predecessorId: NodeId | null;
+  readonly metadata: { readonly covers_ids?: unknown; readonly covers_summaries?: unknown };
+}
 export type SummaryCheckLookup = (id: NodeId) => SummaryCheckNode | undefined;
 
 /** The ids a node's covers_ids names, or `null` when it is not an array of strings. */

@@ -100,7 +100,9 @@ export type NoticeCode =
   | "compaction_thrash"
   | "compaction_latched"
   | "local_command"
-  | "tool_round_limit";
+  | "tool_round_limit"
+  /** `nested`: the oldest summaries could not be summarised again; they stay active. */
+  | "nesting_failed";
 
 /** A user-visible message that is not conversation (never sent to a model). */
 export interface NoticeEvent extends EventOf<"notice"> {

@@ -33,5 +33,6 @@ export function metaAfterPlan(
   policy: SummaryPolicy,
   summary: { readonly id: NodeId; readonly content: string },
 ): SessionMeta {
+  if (policy === "rolling-single") return metaAfterCompaction(meta, summary.id, summary.content);
   return withActiveSet(meta, activeSetAfter(plan, summary.id), policy, summary);
 }

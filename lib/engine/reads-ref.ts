@@ -2,7 +2,7 @@ import type { NodeId } from "./ids";
 import { renderContext, type RenderedContext } from "./render-context";
 import { sentIds } from "./sent-messages";
 import { spineOf } from "./spine-of";
-import { innerSummaryIds } from "./summary-turns";
+import { innerSummariesOf, innerSummaryIds } from "./summary-turns";
 import type { LedgerNode, NodeLookup } from "./types";
 
 /**
@@ -48,25 +48,8 @@ export function expandReadsRef(ref: ReadsRef, getNode: NodeLookup): NodeId[] {
     const summary = getNode(id);
     if (summary !== undefined && summary.kind === "summary") activeSummaries.push(summary);
   }
-  const innerSummaries: LedgerNode[] = [];
-  const seen = new Set<NodeId>();
-  for (const summary of activeSummaries) {
-    for (const id of innerSummaryIds(summary)) collectInner(id, getNode, innerSummaries, seen);
-  }
+  const innerSummaries = innerSummariesOf(activeSummaries, getNode);
   return sentIds(renderContext({ spine, activeSummaries, innerSummaries }));
-}
-
-function collectInner(
-  id: NodeId,
-  getNode: NodeLookup,
-  into: LedgerNode[],
-  seen: Set<NodeId>,
-): void {
-  const node = getNode(id);
-  if (node === undefined || node.kind !== "summary" || seen.has(id)) return;
-  seen.add(id);
-  into.push(node);
-  for (const inner of innerSummaryIds(node)) collectInner(inner, getNode, into, seen);
 }
 
 /**

@@ -21,6 +21,18 @@ export const KEEP_RECENT_SHARE = 0.2;
  */
 export const MAX_KEEP_RECENT_SHARE = 0.5;
 
+/**
+ * The share of the window the summaries a branch reads may take under `segmented` (past it,
+ * the next compaction merges them) and `nested` (past it, the oldest are nested): with the
+ * kept tail's fifth, it leaves over half the window for new turns between compactions.
+ */
+export const SUMMARIES_SHARE = 0.25;
+
+/** The prompt tokens a rendering's summaries may cost ({@link SUMMARIES_SHARE}). */
+export function summariesBudgetOf(window: number): number {
+  return Math.floor(window * SUMMARIES_SHARE);
+}
+
 /** Tokens held back for the reply: a tenth of the window, at most 4096. */
 export const RESERVED_OUTPUT_SHARE = 0.1;
 /** Upper bound of the reserved output. */

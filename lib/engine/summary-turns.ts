@@ -61,3 +61,27 @@ export function innerSummariesToLoad(
   }
   return [...wanted];
 }
+
+/**
+ * The summaries nested under `summaries`, at every depth, that `lookup` knows: what a
+ * rendering needs beside the active set ({@link turnsOf} resolves through them). Each once,
+ * a cycle ending where it closes.
+ */
+export function innerSummariesOf(
+  summaries: readonly LedgerNode[],
+  lookup: SummaryLookup,
+): readonly LedgerNode[] {
+  const out: LedgerNode[] = [];
+  const seen = new Set<NodeId>(summaries.map((s) => s.id));
+  const stack = [...summaries];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    for (const id of innerSummaryIds(next)) {
+      const inner = lookup(id);
+      if (inner === undefined || inner.kind !== "summary" || seen.has(id)) continue;
+      seen.add(id);
+      out.push(inner);
+      stack.push(inner);
+    }
+  }
+  return out;
+}

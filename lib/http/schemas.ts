@@ -2,6 +2,7 @@ import { z } from "zod";
 import { hasNul } from "./json-text";
 import { nodeIdField, sessionIdField } from "./params";
 import { SEARCH_QUERY_MAX_CHARS } from "../search/search-terms";
+import { SUMMARY_POLICIES } from "../engine/types";
 
 /** Text that reaches the store: never a NUL character (server actions skip the JSON parser). */
 const text = () =>
@@ -37,6 +38,13 @@ export const sessionSettingsSchema = z
       .int()
       .min(1, "At least one tool round.")
       .max(32, "At most 32 tool rounds.")
+      .nullable()
+      .optional(),
+    // How compaction keeps its summaries (compaction.md §7); switching rewrites nothing.
+    policy: z
+      .enum(SUMMARY_POLICIES, {
+        error: `The policy must be one of ${SUMMARY_POLICIES.join(", ")}.`,
+      })
       .nullable()
       .optional(),
   })

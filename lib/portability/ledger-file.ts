@@ -4,13 +4,19 @@ import { isSideLeafKind } from "../engine/side-leaf";
 import { tokens } from "../engine/ids";
 import { yieldToEventLoop } from "../yield-to-event-loop";
 import { EngineError } from "../engine/errors";
-import type { NodeId } from "../engine/ids";
-import type {
-  ImportPlan,
-  LedgerNode,
-  NodeMetadata,
-  SessionMeta,
-  SessionRecord,
+import { asNodeId, type NodeId } from "../engine/ids";
+import {
+  activeSetProblem,
+  summaryCoversProblem,
+  type SummaryCheckLookup,
+} from "../engine/check-summaries";
+import {
+  SUMMARY_POLICIES,
+  type ImportPlan,
+  type LedgerNode,
+  type NodeMetadata,
+  type SessionMeta,
+  type SessionRecord,
 } from "../engine/types";
 
 /** The JSON export of one session: the whole ledger, append-only history included. */
@@ -42,6 +48,7 @@ export const MAX_NODE_CHARS = 1_000_000;
 const nodeMetadataSchema = z
   .object({
     covers_ids: z.array(id).optional(),
+    covers_summaries: z.boolean().optional(),
     model: z.string().max(200).optional(),
     finish_reason: z.string().max(64).optional(),
     tool_calls: z
@@ -89,11 +96,18 @@ const nodeSchema = z.object({
  * Session meta as an import may set it: the keys the engine reads, through the same settings
  * schema as `PATCH /api/sessions/:id`; anything else (a failure latch, unknown keys) is
  * dropped. `_last_summary_text` is derived from the summary node, never taken from the file.
+ * The active set is `_last_summary_id` or `_active_summary_ids`, never both.
  */
 const importedMetaSchema = z.object({
   _last_summary_id: id.optional(),
+  _active_summary_ids: z.array(id).max(10_000).optional(),
   settings: sessionSettingsSchema.optional(),
-  policy: z.literal("rolling-single").optional(),
+  // The older spelling of settings.policy.
+  policy: z
+    .enum(SUMMARY_POLICIES, {
+      error: `The policy must be one of ${SUMMARY_POLICIES.join(", ")}.`,
+    })
+    .optional(),
 });
 
 const fileFields = {
@@ -211,13 +225,28 @@ export async function planImport(
     }
     for (const id of path) reachesRoot.add(id);
   }
+  const summaryLookup: SummaryCheckLookup = (old) => {
+    const n = byOld.get(old);
+    return n === undefined
+      ? undefined
+      : {
+          id: asNodeId(n.id),
+          kind: n.kind,
+          predecessorId: n.predecessorId === null ? null : asNodeId(n.predecessorId),
+          metadata: n.metadata,
+        };
+  };
+  const resolved = new Map<NodeId, readonly NodeId[]>();
   for (const n of file.nodes) {
     const pred = n.predecessorId === null ? undefined : byOld.get(n.predecessorId);
     if (pred && isSideLeafKind(pred.kind)) {
       throw invalid(`node ${n.id} hangs off a ${pred.kind}, which nothing may follow`);
     }
-    if (n.kind === "summary") checkCovers(n, byOld);
-    else if (n.metadata.covers_ids !== undefined) {
+    const summary = n.kind === "summary" ? summaryLookup(asNodeId(n.id)) : undefined;
+    if (summary !== undefined) {
+      const problem = summaryCoversProblem(summary, summaryLookup, resolved);
+      if (problem !== null) throw invalid(problem);
+    } else if (n.metadata.covers_ids !== undefined || n.metadata.covers_summaries !== undefined) {
       throw invalid(`node ${n.id} is not a summary but has covers_ids`);
     }
   }
@@ -246,19 +275,27 @@ export async function planImport(
   }
   // An imported session keeps the title it came with: no automatic title replaces it.
   const meta: Record<string, unknown> = { titleSource: "user" };
-  const { settings, policy, _last_summary_id: last } = file.session.meta;
-  if (settings) {
-    const kept = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== null));
-    if (Object.keys(kept).length > 0) meta["settings"] = kept;
+  const { settings, policy, _last_summary_id: last, _active_summary_ids: set } = file.session.meta;
+  const kept: Record<string, unknown> = Object.fromEntries(
+    Object.entries(settings ?? {}).filter(([, v]) => v !== null),
+  );
+  // The older top-level spelling lands where the policy lives now.
+  if (policy !== undefined && kept["policy"] === undefined && policy !== "rolling-single") {
+    kept["policy"] = policy;
   }
-  if (policy) meta["policy"] = policy;
-  if (last !== undefined) {
-    const active = byOld.get(last);
-    if (!active || active.kind !== "summary") {
-      throw invalid("_last_summary_id names no summary of the file");
-    }
+  if (Object.keys(kept).length > 0) meta["settings"] = kept;
+  if (policy === "rolling-single" && settings?.policy === undefined) meta["policy"] = policy;
+  if (last !== undefined && set !== undefined) {
+    throw invalid("_last_summary_id and _active_summary_ids both name an active set");
+  }
+  const activeIds = set ?? (last === undefined ? [] : [last]);
+  const problem = activeSetProblem(activeIds.map(asNodeId), summaryLookup);
+  if (problem !== null) throw invalid(problem);
+  if (set !== undefined) {
+    if (set.length > 0) meta["_active_summary_ids"] = set.map((s) => map(s, "summary"));
+  } else if (last !== undefined) {
     meta["_last_summary_id"] = map(last, "summary");
-    meta["_last_summary_text"] = active.content;
+    meta["_last_summary_text"] = byOld.get(last)?.content ?? "";
   }
   const rootId = map(root.id, "root");
   const head = file.session.headId;
@@ -276,28 +313,6 @@ export async function planImport(
 }
 
 type ParsedNode = ParsedLedgerFile["nodes"][number];
-
-/**
- * A summary's covers_ids must be what compaction writes (compaction.md §2): a non-empty
- * contiguous chain segment of real turns (no ROOT, summary or notice), starting right under
- * the summary's own predecessor, each id once.
- */
-function checkCovers(summary: ParsedNode, byOld: ReadonlyMap<string, ParsedNode>): void {
-  const covers = summary.metadata.covers_ids ?? [];
-  const what = `the covers_ids of summary ${summary.id}`;
-  if (covers.length === 0) throw invalid(`${what} are empty`);
-  if (new Set(covers).size !== covers.length) throw invalid(`${what} repeat an id`);
-  let expected: string | null = summary.predecessorId;
-  for (const c of covers) {
-    const node = byOld.get(c);
-    if (!node) throw invalid(`${what} name a node not in the file`);
-    if (node.kind === "root" || isSideLeafKind(node.kind)) {
-      throw invalid(`${what} name a ${node.kind}, not a conversation turn`);
-    }
-    if (node.predecessorId !== expected) throw invalid(`${what} are not one contiguous chain`);
-    expected = node.id;
-  }
-}
 
 function invalid(what: string): EngineError {
   return new EngineError("invalid_request", `The ledger file is not valid: ${what}.`);

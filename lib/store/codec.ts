@@ -64,15 +64,24 @@ function parseObject(text: string, what: string): Record<string, unknown> {
 
 /**
  * A stored `reads` value: the explicit id list, or a reference to the rendering it came
- * from ([R134]: `{"head": id, "summary": id | null}`). Both encodings are read.
+ * from ([R134]: `{"head": id, "summary": id | null}`, and under an active set
+ * `"summaries": [id…]` beside a null `summary`, [R248]). Both encodings are read.
  */
 export function decodeReads(id: string, text: string): NodeId[] | ReadsRef {
   const v: unknown = JSON.parse(text);
   if (Array.isArray(v)) return v.map((r) => asNodeId(String(r)));
   if (v !== null && typeof v === "object") {
-    const { head, summary } = v as { head?: unknown; summary?: unknown };
+    const { head, summary, summaries } = v as {
+      head?: unknown;
+      summary?: unknown;
+      summaries?: unknown;
+    };
     if (typeof head === "string" && (summary === null || typeof summary === "string")) {
-      return { head: asNodeId(head), summary: summary === null ? null : asNodeId(summary) };
+      const ref = { head: asNodeId(head), summary: summary === null ? null : asNodeId(summary) };
+      if (summaries === undefined) return ref;
+      if (Array.isArray(summaries) && summaries.every((s) => typeof s === "string")) {
+        return { ...ref, summaries: summaries.map((s: string) => asNodeId(s)) };
+      }
     }
   }
   throw new Error(`corrupt node ${id}: reads`);
@@ -127,9 +136,13 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
 }
 
 export function encodeReads(reads: readonly NodeId[] | ReadsRef): string {
-  return Array.isArray(reads)
-    ? JSON.stringify(reads)
-    : JSON.stringify({ head: (reads as ReadsRef).head, summary: (reads as ReadsRef).summary });
+  if (Array.isArray(reads)) return JSON.stringify(reads);
+  const ref = reads as ReadsRef;
+  return JSON.stringify(
+    ref.summaries === undefined
+      ? { head: ref.head, summary: ref.summary }
+      : { head: ref.head, summary: ref.summary, summaries: ref.summaries },
+  );
 }
 
 export function encodeJson(value: unknown): string {

@@ -15,7 +15,9 @@ import type {
 import { shouldAdvanceHead } from "../engine/should-advance-head";
 import { isSideLeafKind } from "../engine/side-leaf";
 import { firstLineOfPrefix, keepsContent } from "../engine/wire-node";
-import { expandReadsRef, readsRefKey, type ReadsRef } from "../engine/reads-ref";
+import { activeSummaryIds } from "../engine/active-summaries";
+import { expandReadsRef, readsRefKey, readsRefSummaries, type ReadsRef } from "../engine/reads-ref";
+import { innerSummariesToLoad } from "../engine/summary-turns";
 import {
   encodeJson,
   encodeReads,
@@ -85,12 +87,13 @@ export interface AppendInput {
    */
   readonly placeholder?: { readonly metadata: NodeMetadata; readonly leaseMs: number };
   /**
-   * A compaction's compare-and-swap: the summary lands only if, under the write lock,
-   * `_last_summary_id` is still the one the plan read and every id it covers still exists.
-   * Otherwise nothing is written (`compaction_conflict`).
+   * A compaction's compare-and-swap: the summary lands only if, under the write lock, the
+   * active set is still the one the plan read (`_last_summary_id`, or `_active_summary_ids`
+   * in order) and every id it covers still exists. Otherwise nothing is written
+   * (`compaction_conflict`).
    */
   readonly expectSummary?: {
-    readonly lastSummaryId: NodeId | null;
+    readonly activeIds: readonly NodeId[];
     readonly coversIds: readonly NodeId[];
   };
 }
@@ -1191,9 +1194,7 @@ export class SessionStore {
       for (const r of rows) lookup.set(r.id, nodeFromRow({ ...r, reads: "[]" }));
     } else {
       const heads = [...new Set([...refs.values()].map((r) => r.head))];
-      const summaries = [
-        ...new Set([...refs.values()].flatMap((r) => (r.summary === null ? [] : [r.summary]))),
-      ];
+      const summaries = [...new Set([...refs.values()].flatMap((r) => readsRefSummaries(r)))];
       // The rendering needs kinds, statuses, metadata and whether a text is empty.
       const cols = Prisma.sql`n."id", n."sessionId", n."predecessorId", n."seq", n."kind",
         CASE WHEN n."content" = '' THEN '' ELSE '.' END AS "content", n."status", n."callerId",
@@ -1214,6 +1215,18 @@ export class SessionStore {
             : Prisma.empty
         }`;
       for (const r of rendering) lookup.set(r.id, nodeFromRow(r));
+      // A nested summary renders through the summaries it names ([R248]); only sessions
+      // under `nested` hold one, and only they pay a query per level of nesting.
+      let level = [...lookup.values()].filter((n) => n.kind === "summary");
+      for (;;) {
+        const inner = innerSummariesToLoad(level, (id) => lookup.has(id));
+        if (inner.length === 0) break;
+        const found = await db.$queryRaw<NodeRow[]>`SELECT ${cols} FROM "Node" n
+          WHERE n."sessionId" = ${sessionId} AND n."id" IN (${Prisma.join(inner)})`;
+        level = found.map((r) => nodeFromRow(r));
+        if (level.length === 0) break;
+        for (const n of level) lookup.set(n.id, n);
+      }
     }
     const expanded = new Map<string, readonly NodeId[]>();
     for (const [key, ref] of refs) {
@@ -1255,8 +1268,11 @@ export class SessionStore {
     row: Parameters<typeof sessionFromRow>[0],
     expected: NonNullable<AppendInput["expectSummary"]>,
   ): Promise<void> {
-    const current = sessionFromRow(row).meta._last_summary_id ?? null;
-    if (current !== expected.lastSummaryId) {
+    const current = activeSummaryIds(sessionFromRow(row).meta);
+    if (
+      current.length !== expected.activeIds.length ||
+      current.some((id, i) => id !== expected.activeIds[i])
+    ) {
       throw new EngineError(
         "compaction_conflict",
         "Another compaction of this session finished first; nothing was written.",

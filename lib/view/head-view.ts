@@ -1,13 +1,19 @@
 import { activeSummaryIds } from "../engine/active-summaries";
 import type { NodeId } from "../engine/ids";
 import { renderContext, type RenderedContext } from "../engine/render-context";
+import { innerSummariesToLoad } from "../engine/summary-turns";
 import type { LedgerNode, SessionRecord } from "../engine/types";
 import type { SessionStore } from "../store/session-store";
 
-/** A head's spine, the session's active summary, and what the model reads from there. */
+/** A head's spine, the session's active summaries, and what the model reads from there. */
 export interface HeadView {
   readonly spine: readonly LedgerNode[];
+  /** The newest summary the rendering admits (thrash detection counts turns after it). */
   readonly active: LedgerNode | null;
+  /** The session's active set, resolved: relics never, dangling ids left out. */
+  readonly activeSummaries: readonly LedgerNode[];
+  /** The summaries nested under the active ones, at any depth (empty unless `nested`). */
+  readonly innerSummaries: readonly LedgerNode[];
   readonly rendering: RenderedContext;
 }
 
@@ -16,10 +22,11 @@ export type ViewReads = Pick<SessionStore, "spine" | "nodesById">;
 
 /**
  * What the model reads from `headId`: the head's spine (one recursive query) and the
- * session's active summary, through the engine's one rendering rule (compaction.md §3).
+ * session's active summaries, through the engine's one rendering rule (compaction.md §3).
  * Turns and compaction both start here. Nodes are read without their `reads` (the
  * rendering never looks at them, and on a long spine they hold O(spine²) ids): the cost
- * is the spine's text, once ([R118]).
+ * is the spine's text, once ([R118]). A nested summary costs one more query per level of
+ * nesting for the summaries it names; other policies never make it.
  */
 export async function loadView(
   store: ViewReads,
@@ -30,29 +37,70 @@ export async function loadView(
     store.spine(session.id, headId, { reads: false }),
     store.nodesById(session.id, activeSummaryIds(session.meta), { final: true }),
   ]);
-  return viewOf(spine, summaries);
+  const active = summaries.filter((n) => n.kind === "summary");
+  const inner = await loadInnerSummaries(active, (ids) =>
+    store.nodesById(session.id, ids, { final: true }),
+  );
+  return viewOf(spine, active, inner);
+}
+
+/**
+ * The summaries nested under `summaries`, level by level through `read` (which answers the
+ * ids it finds). Rolling and segmented sessions hold no nested summary: no read is made.
+ */
+export async function loadInnerSummaries(
+  summaries: readonly LedgerNode[],
+  read: (ids: readonly NodeId[]) => Promise<readonly LedgerNode[]>,
+): Promise<readonly LedgerNode[]> {
+  const known = new Set<NodeId>(summaries.map((s) => s.id));
+  const inner: LedgerNode[] = [];
+  let level: readonly LedgerNode[] = summaries;
+  // Each level is one read; a cycle ends when a level finds nothing new.
+  for (;;) {
+    const ids = innerSummariesToLoad(level, (id) => known.has(id));
+    if (ids.length === 0) return inner;
+    const found = (await read(ids)).filter((n) => n.kind === "summary" && !known.has(n.id));
+    if (found.length === 0) return inner;
+    for (const node of found) known.add(node.id);
+    inner.push(...found);
+    level = found;
+  }
 }
 
 /** The view of a spine (ROOT first) under the active summaries read for it. */
-export function viewOf(spine: readonly LedgerNode[], summaries: readonly LedgerNode[]): HeadView {
+export function viewOf(
+  spine: readonly LedgerNode[],
+  summaries: readonly LedgerNode[],
+  innerSummaries: readonly LedgerNode[] = [],
+): HeadView {
   const activeSummaries = summaries.filter((n) => n.kind === "summary");
+  const rendering = renderContext({ spine, activeSummaries, innerSummaries });
+  const newest = rendering.messages.findLast((m) => m.kind === "summary");
+  const byId = new Map([...innerSummaries, ...activeSummaries].map((n) => [n.id, n]));
   return {
     spine,
-    active: activeSummaries[0] ?? null,
-    rendering: renderContext({ spine, activeSummaries }),
+    // The one active summary of a rolling session, admitted here or not (as always).
+    active:
+      activeSummaries.length === 1 && innerSummaries.length === 0
+        ? (activeSummaries[0] ?? null)
+        : ((newest === undefined ? undefined : byId.get(newest.id)) ?? null),
+    activeSummaries,
+    innerSummaries,
+    rendering,
   };
 }
 
 /**
  * The view one node further down: `node` appended under the view's head (its predecessor
  * must be that head). A spine never changes above a node that exists, and the active
- * summary is the same node, so this is what {@link loadView} would read — without a query.
+ * summaries are the same nodes, so this is what {@link loadView} would read — without a
+ * query.
  */
 export function viewBelow(view: HeadView, node: LedgerNode): HeadView {
   if (node.predecessorId !== view.spine.at(-1)?.id) {
     throw new Error(`Node ${node.id} does not hang under the view's head.`);
   }
-  return viewOf([...view.spine, node], view.active ? [view.active] : []);
+  return viewOf([...view.spine, node], view.activeSummaries, view.innerSummaries);
 }
 
 /** What the model would read from `headId` (the context route, the Markdown export). */

@@ -15,6 +15,7 @@ import {
   summaries,
   wireCompaction,
   withSummarizer,
+  gatedSummarizer,
 } from "./support/compaction-helpers";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
@@ -28,28 +29,6 @@ import { testDispatcher } from "./support/dispatcher";
  * A summariser that holds every call until `release()`; `arrived(n)` resolves once n calls
  * are waiting, so a test can line up a race deterministically.
  */
-function gatedSummarizer(inner: Summarizer) {
-  let open: () => void = () => undefined;
-  const gate = new Promise<void>((r) => (open = r));
-  let calls = 0;
-  const waiters: { n: number; resolve: () => void }[] = [];
-  const summarizer: Summarizer = {
-    kind: inner.kind,
-    async summarize(request) {
-      calls += 1;
-      for (const w of waiters) if (calls >= w.n) w.resolve();
-      await gate;
-      return inner.summarize(request);
-    },
-  };
-  return {
-    summarizer,
-    release: () => open(),
-    arrived: (n: number) =>
-      calls >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
-  };
-}
-
 describeEachDatabase("[R83] integrity of saves", (kind) => {
   let store: SessionStore;
   let database: Database;

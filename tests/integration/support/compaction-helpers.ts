@@ -179,3 +179,30 @@ export function messagesOf(
   if (!Array.isArray(messages)) throw new Error("the request carried no messages");
   return messages as { role: string; content: string }[];
 }
+
+/**
+ * A summariser that holds every call until `release()`: `arrived(n)` resolves once n calls
+ * are waiting, so a test can let another write land while a compaction's summary is being
+ * written.
+ */
+export function gatedSummarizer(inner: Summarizer) {
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (open = r));
+  let calls = 0;
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const summarizer: Summarizer = {
+    kind: inner.kind,
+    async summarize(request) {
+      calls += 1;
+      for (const w of waiters) if (calls >= w.n) w.resolve();
+      await gate;
+      return inner.summarize(request);
+    },
+  };
+  return {
+    summarizer,
+    release: () => open(),
+    arrived: (n: number) =>
+      calls >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
+  };
+}

@@ -11,26 +11,13 @@ import { readsOf } from "@/lib/engine/reads-of";
 import { renderContext, type RenderedContext } from "@/lib/engine/render-context";
 import { shouldAdvanceHead } from "@/lib/engine/should-advance-head";
 import { summaryDraft } from "@/lib/engine/summary-draft";
-import { innerSummaryIds } from "@/lib/engine/summary-turns";
+import { innerSummariesOf } from "@/lib/engine/summary-turns";
 import type { LedgerNode, NodeKind, SessionMeta, SummaryPolicy } from "@/lib/engine/types";
 import { id, Ledger, SESSION } from "./helpers";
 
 /** Every summary nested under `summaries`, at any depth, found in the ledger. */
-export function innerOf(l: Ledger, summaries: readonly LedgerNode[]): LedgerNode[] {
-  const index = l.index();
-  const out: LedgerNode[] = [];
-  const seen = new Set<NodeId>();
-  const walk = (s: LedgerNode) => {
-    for (const inner of innerSummaryIds(s)) {
-      const node = index.get(inner);
-      if (node === undefined || seen.has(inner)) continue;
-      seen.add(inner);
-      out.push(node);
-      walk(node);
-    }
-  };
-  summaries.forEach(walk);
-  return out;
+export function innerOf(l: Ledger, summaries: readonly LedgerNode[]): readonly LedgerNode[] {
+  return innerSummariesOf(summaries, l.index().get);
 }
 
 /**

@@ -211,3 +211,165 @@ describe("ledger import", () => {
     });
   });
 });
+
+describe("importing active sets (issue 23)", () => {
+  const trunk = () => [
+    node("r", null, 0),
+    node("u1", "r", 1),
+    node("a1", "u1", 2),
+    node("u2", "a1", 3),
+    node("a2", "u2", 4),
+    node("u3", "a2", 5),
+    node("a3", "u3", 6),
+  ];
+  const sum = (id: string, pred: string, covers: string[], seq: number, nested = false) =>
+    node(id, pred, seq, {
+      kind: "summary",
+      metadata: nested ? { covers_ids: covers, covers_summaries: true } : { covers_ids: covers },
+    });
+  const segments = () => [
+    ...trunk(),
+    sum("s1", "r", ["u1", "a1"], 7),
+    sum("s2", "a1", ["u2", "a2"], 8),
+  ];
+
+  it("[R250] an active set and nested summaries come in re-ided, with the policy in settings", async () => {
+    const planned = await plan(
+      file([...segments(), sum("n", "r", ["s1", "s2"], 9, true)], "a3", {
+        _active_summary_ids: ["n"],
+        settings: { policy: "nested" },
+      }),
+    );
+    const byContent = new Map(planned.nodes.map((n) => [n.content, n]));
+    const id = (c: string) => byContent.get(c)?.id;
+    expect(planned.meta._active_summary_ids).toEqual([id("n")]);
+    expect(planned.meta._last_summary_id).toBeUndefined();
+    expect(planned.meta.settings).toEqual({ policy: "nested" });
+    expect(byContent.get("n")?.metadata.covers_ids).toEqual([id("s1"), id("s2")]);
+    expect(byContent.get("n")?.metadata.covers_summaries).toBe(true);
+    // The older top-level spelling of a policy lands in settings.
+    const older = await plan(
+      file(segments(), "a3", { _active_summary_ids: ["s1", "s2"], policy: "segmented" }),
+    );
+    expect(older.meta.settings).toEqual({ policy: "segmented" });
+  });
+
+  it("[R250] a ledger exported before active sets imports exactly as before", async () => {
+    const planned = await plan(
+      file([...trunk(), sum("s", "r", ["u1", "a1", "u2"], 7)], "a3", {
+        _last_summary_id: "s",
+        _last_summary_text: "s",
+        settings: { contextWindow: 4096 },
+      }),
+    );
+    expect(planned.meta).toEqual({
+      titleSource: "user",
+      settings: { contextWindow: 4096 },
+      _last_summary_id: planned.nodes.find((n) => n.kind === "summary")?.id,
+      _last_summary_text: "s",
+    });
+  });
+
+  it("[R250] refuses overlapping, non-contiguous or missing segments and nested covers that cycle, naming the problem", async () => {
+    const refused: [string, () => Promise<unknown>, RegExp][] = [
+      [
+        "overlapping segments",
+        () =>
+          plan(
+            file(
+              [...trunk(), sum("s1", "r", ["u1", "a1"], 7), sum("s2", "r", ["u1", "a1", "u2"], 8)],
+              "a3",
+              {
+                _active_summary_ids: ["s1", "s2"],
+              },
+            ),
+          ),
+        /overlap/,
+      ],
+      [
+        "a nested summary and one it names, both active",
+        () =>
+          plan(
+            file([...segments(), sum("n", "r", ["s1", "s2"], 9, true)], "a3", {
+              _active_summary_ids: ["n", "s2"],
+            }),
+          ),
+        /overlap/,
+      ],
+      [
+        "a non-contiguous segment",
+        () =>
+          plan(
+            file([...trunk(), sum("s1", "r", ["u1", "u2"], 7)], "a3", {
+              _active_summary_ids: ["s1"],
+            }),
+          ),
+        /contiguous/,
+      ],
+      [
+        "a nested summary over segments with a gap",
+        () =>
+          plan(
+            file(
+              [
+                ...trunk(),
+                sum("s1", "r", ["u1"], 7),
+                sum("s2", "a1", ["u2", "a2"], 8),
+                sum("n", "r", ["s1", "s2"], 9, true),
+              ],
+              "a3",
+              {
+                _active_summary_ids: ["n"],
+              },
+            ),
+          ),
+        /contiguous/,
+      ],
+      [
+        "a missing summary",
+        () => plan(file(segments(), "a3", { _active_summary_ids: ["s1", "gone"] })),
+        /no summary/,
+      ],
+      [
+        "a turn named as active",
+        () => plan(file(segments(), "a3", { _active_summary_ids: ["u1"] })),
+        /no summary/,
+      ],
+      [
+        "the same summary twice",
+        () => plan(file(segments(), "a3", { _active_summary_ids: ["s1", "s1"] })),
+        /twice/,
+      ],
+      [
+        "nested covers that cycle",
+        () =>
+          plan(
+            file(
+              [...trunk(), sum("n1", "r", ["n2"], 7, true), sum("n2", "r", ["n1"], 8, true)],
+              "a3",
+            ),
+          ),
+        /cycle/,
+      ],
+      [
+        "a nested summary naming a turn",
+        () => plan(file([...segments(), sum("n", "r", ["s1", "u2"], 9, true)], "a3")),
+        /covers summaries only/,
+      ],
+      [
+        "both forms of the active set",
+        () => plan(file(segments(), "a3", { _last_summary_id: "s1", _active_summary_ids: ["s2"] })),
+        /both/,
+      ],
+    ];
+    for (const [what, attempt, message] of refused) {
+      await expect(attempt(), what).rejects.toMatchObject({
+        code: "invalid_request",
+        message: expect.stringMatching(message),
+      });
+    }
+    expect(() => file(segments(), "a3", { settings: { policy: "stacked" } })).toThrow(
+      /rolling-single, segmented, nested/,
+    );
+  });
+});

@@ -1,19 +1,20 @@
 import { guarded } from "@/lib/http/guard";
 import { sessionIdParam, type RouteContext } from "@/lib/http/params";
 import { sessionPatchSchema } from "@/lib/http/schemas";
+import { sessionBody } from "@/lib/http/session-body";
 
 export const dynamic = "force-dynamic";
 
 export function GET(req: Request, ctx: RouteContext<"id">) {
   return guarded(req, async ({ workspace }) =>
-    Response.json(await workspace.session(sessionIdParam((await ctx.params).id))),
+    Response.json(sessionBody(await workspace.session(sessionIdParam((await ctx.params).id)))),
   );
 }
 
 export function PATCH(req: Request, ctx: RouteContext<"id">) {
   return guarded(req, async ({ workspace, json }) => {
     const id = sessionIdParam((await ctx.params).id);
-    return Response.json(await workspace.update(id, await json(sessionPatchSchema)));
+    return Response.json(sessionBody(await workspace.update(id, await json(sessionPatchSchema))));
   });
 }
 
