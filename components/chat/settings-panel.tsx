@@ -3,6 +3,8 @@
 import { useEffect, useState } from "react";
 import { updateSessionAction } from "@/app/s/[id]/actions";
 import { useSession } from "@/components/session/session-context";
+import { POLICY_OPTIONS, policyHint } from "@/components/session/policy-options";
+import type { SummaryPolicy } from "@/lib/engine/types";
 import styles from "./settings-panel.module.css";
 
 interface ModelsAnswer {
@@ -10,7 +12,10 @@ interface ModelsAnswer {
   readonly error: string | null;
 }
 
-/** Per-session settings (meta.settings): model, window, kept tail, auto-compaction. */
+/**
+ * Per-session settings (meta.settings): model, window, kept tail, auto-compaction, how
+ * compaction keeps its summaries, tools.
+ */
 export function SettingsPanel() {
   const session = useSession((s) => s.session);
   const setSession = useSession((s) => s.setSession);
@@ -24,6 +29,7 @@ export function SettingsPanel() {
   const [keep, setKeep] = useState(settings.keepRecentTokens?.toString() ?? "");
   const [auto, setAuto] = useState(settings.autoCompact ?? true);
   const [tools, setTools] = useState(toolsChoice(settings.tools));
+  const [policy, setPolicy] = useState<SummaryPolicy>(settings.policy ?? "rolling-single");
 
   useEffect(() => {
     if (!open || models) return;
@@ -40,6 +46,7 @@ export function SettingsPanel() {
     setKeep(settings.keepRecentTokens?.toString() ?? "");
     setAuto(settings.autoCompact ?? true);
     setTools(toolsChoice(settings.tools));
+    setPolicy(settings.policy ?? "rolling-single");
     setOpen(true);
   };
 
@@ -51,6 +58,8 @@ export function SettingsPanel() {
       contextWindow: window.trim() ? Number(window) : null,
       keepRecentTokens: keep.trim() ? Number(keep) : null,
       tools: tools === "default" ? null : tools === "on",
+      // The default needs no override; switching rewrites nothing (compaction.md §7).
+      policy: policy === "rolling-single" ? null : policy,
     };
     const result = await updateSessionAction(session.id, { settings: next });
     if (!result.ok) return setError(result.error.message);
@@ -110,6 +119,23 @@ export function SettingsPanel() {
             <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.target.checked)} />
             Compact automatically at 80%
           </label>
+          <label>
+            Summaries
+            <select
+              value={policy}
+              onChange={(e) => setPolicy(e.target.value as SummaryPolicy)}
+              aria-describedby="spindle-policy-hint"
+            >
+              {POLICY_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p id="spindle-policy-hint" className={styles.note}>
+            {policyHint(policy)} Takes effect at the next compaction.
+          </p>
           <label>
             Tools the model may call (sub-agents, sending to other chats)
             <select

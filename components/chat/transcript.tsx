@@ -3,6 +3,8 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { NodeId } from "@/lib/engine/ids";
+import type { RenderedContext } from "@/lib/engine/render-context";
+import { turnsOf } from "@/lib/engine/summary-turns";
 import type { LedgerNode } from "@/lib/engine/types";
 import {
   childrenLookup,
@@ -72,11 +74,10 @@ export function Transcript({ actions }: { actions: SessionActions }) {
     },
     [nodes, childrenOf],
   );
-  const summary = useMemo(() => {
-    const m = rendering?.messages.find((x) => x.kind === "summary");
-    return m ? nodes[m.id] : undefined;
-  }, [rendering, nodes]);
-  const covered = useMemo(() => new Set(summary?.metadata.covers_ids ?? []), [summary]);
+  // Every summary the model reads (one per segment under `segmented`), with the turns it
+  // stands in for — through the summaries a nested one names.
+  const standIns = useMemo(() => standInsOf(rendering, nodes), [rendering, nodes]);
+  const covered = useMemo(() => new Set(standIns.flatMap((s) => s.turns)), [standIns]);
 
   // Stable callbacks: a memoised row re-renders only when its own props change ([R124]).
   const onRetry = useCallback((id: NodeId) => void actions.retry(id), [actions]);
@@ -143,7 +144,11 @@ export function Transcript({ actions }: { actions: SessionActions }) {
 
   const root = spine[0];
   const turns = useMemo(() => spine.slice(1), [spine]);
-  const firstCovered = useMemo(() => turns.find((n) => covered.has(n.id))?.id, [turns, covered]);
+  // The card of each summary stands above the first turn it covers.
+  const cardAt = useMemo(
+    () => new Map(standIns.flatMap((s) => (s.turns[0] ? [[s.turns[0], s] as const] : []))),
+    [standIns],
+  );
   // Deleting HEAD's branch needs somewhere to fall back to: a fork somewhere above it.
   const forkedAbove = useMemo(() => turns.some((n) => versionsOf(n)[1] > 1), [turns, versionsOf]);
   const last = turns.at(-1);
@@ -283,19 +288,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
                   )
                 ) : node ? (
                   <>
-                    {node.id === firstCovered && summary && (
-                      <details className={cx("summary-card", styles.summary)} open={false}>
-                        <summary>
-                          <strong>
-                            The model reads a summary instead of the {covered.size} turns below.
-                          </strong>
-                          <span className={styles.summaryFirst}>
-                            {summary.content.split("\n").find((l) => l.trim())}
-                          </span>
-                        </summary>
-                        <pre className={styles.summaryText}>{summary.content}</pre>
-                      </details>
-                    )}
+                    {cardAt.has(node.id) && <SummaryCard standIn={cardAt.get(node.id)} />}
                     <TurnRow
                       id={node.id}
                       siblingIndex={siblingIndex}
@@ -323,6 +316,40 @@ export function Transcript({ actions }: { actions: SessionActions }) {
         <p className={styles.empty}>Send a message to start the conversation.</p>
       )}
     </div>
+  );
+}
+
+/** A summary the model reads and the turns of HEAD's branch it stands in for. */
+interface StandIn {
+  readonly summary: LedgerNode;
+  readonly turns: readonly NodeId[];
+}
+
+function standInsOf(
+  rendering: RenderedContext | null,
+  nodes: Readonly<Record<string, LedgerNode | undefined>>,
+): StandIn[] {
+  const get = (id: NodeId) => nodes[id];
+  return (rendering?.messages ?? []).flatMap((m) => {
+    const summary = m.kind === "summary" ? nodes[m.id] : undefined;
+    return summary ? [{ summary, turns: turnsOf(summary, get) ?? [] }] : [];
+  });
+}
+
+/** Where a summary stands in: the card above the turns it covers, which stay dimmed below. */
+function SummaryCard({ standIn }: { standIn: StandIn | undefined }) {
+  if (!standIn) return null;
+  const { summary, turns } = standIn;
+  return (
+    <details className={cx("summary-card", styles.summary)} open={false}>
+      <summary>
+        <strong>The model reads a summary instead of the {turns.length} turns below.</strong>
+        <span className={styles.summaryFirst}>
+          {summary.content.split("\n").find((l) => l.trim())}
+        </span>
+      </summary>
+      <pre className={styles.summaryText}>{summary.content}</pre>
+    </details>
   );
 }
 

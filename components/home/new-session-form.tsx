@@ -5,16 +5,19 @@ import { useState } from "react";
 import { newSessionAction } from "@/app/actions";
 import { formText } from "@/components/ui/form-text";
 import { SYSTEM_PROMPT_MAX_CHARS, TITLE_MAX_CHARS } from "@/lib/http/schemas";
+import type { SummaryPolicy } from "@/lib/engine/types";
+import { POLICY_OPTIONS, policyHint } from "@/components/session/policy-options";
 import s from "./home.module.css";
 
 /**
- * A new session, with an optional title and system prompt. Refused input (a prompt past
+ * A new session, with an optional title, system prompt and compaction policy. Refused input (a prompt past
  * the cap once its line breaks are counted, a NUL) is shown here and nothing typed is lost.
  */
 export function NewSessionForm() {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [policy, setPolicy] = useState<SummaryPolicy>("rolling-single");
   return (
     <form
       className={s.create}
@@ -23,9 +26,13 @@ export function NewSessionForm() {
         const form = new FormData(e.currentTarget);
         setBusy(true);
         setError(null);
+        const policy = form.get("policy");
         const result = await newSessionAction({
           title: formText(form, "title") ?? undefined,
           systemPrompt: formText(form, "systemPrompt") ?? undefined,
+          ...(typeof policy === "string" && policy !== "rolling-single"
+            ? { settings: { policy: policy as SummaryPolicy } }
+            : {}),
         });
         if (!result.ok) {
           setBusy(false);
@@ -45,7 +52,7 @@ export function NewSessionForm() {
         New session
       </button>
       <details className={s.prompt}>
-        <summary>System prompt</summary>
+        <summary>System prompt and summaries</summary>
         <textarea
           name="systemPrompt"
           rows={4}
@@ -53,6 +60,24 @@ export function NewSessionForm() {
           aria-label="System prompt"
           placeholder="You are a helpful assistant. (the default when left empty)"
         />
+        <label className={s.policy}>
+          Summaries
+          <select
+            name="policy"
+            value={policy}
+            onChange={(e) => setPolicy(e.target.value as SummaryPolicy)}
+            aria-describedby="new-session-policy-hint"
+          >
+            {POLICY_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p id="new-session-policy-hint" className={s.policyHint}>
+          {policyHint(policy)}
+        </p>
       </details>
       {error && (
         <p className={s.error} role="alert">

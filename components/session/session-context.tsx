@@ -4,6 +4,7 @@ import { createContext, useCallback, useContext, useState, type ReactNode } from
 import { useStore } from "zustand";
 import { buildGraph, type GraphView } from "@/lib/engine/build-graph";
 import { activeSummaries } from "@/lib/engine/active-summaries";
+import { innerSummariesOf } from "@/lib/engine/summary-turns";
 import { contextTokens } from "@/lib/engine/context-tokens";
 import type { NodeId } from "@/lib/engine/ids";
 import { renderContext, type RenderedContext } from "@/lib/engine/render-context";
@@ -129,9 +130,11 @@ export function selectHeadView(s: SessionState): HeadView {
   if (session.headId) {
     try {
       const spine = spineOf(session.headId, get);
+      const active = activeSummaries(session.meta, get);
       const rendering = renderContext({
         spine,
-        activeSummaries: activeSummaries(session.meta, get),
+        activeSummaries: active,
+        innerSummaries: innerSummariesOf(active, get),
       });
       view = { spine, rendering, tokens: contextTokens(rendering.messages) };
     } catch {

@@ -200,14 +200,28 @@ export class Workspace {
   create(input: {
     title?: string | undefined;
     systemPrompt?: string | undefined;
+    settings?: SettingsPatch | undefined;
   }): Promise<SessionRecord> {
     const { title, systemPrompt } = input;
+    this.checkModelChoice(input.settings);
+    const settings = mergeSettings({}, input.settings ?? {}).settings ?? {};
     return this.deps.store.createSession({
       title,
       systemPrompt,
       rootTokens: tokens(this.deps.count(systemPrompt ?? DEFAULT_SYSTEM_PROMPT)),
       ownerId: this.actor.ownerId,
+      ...(Object.keys(settings).length > 0 ? { settings } : {}),
     });
+  }
+
+  /** A model can be chosen only when an endpoint is configured. */
+  private checkModelChoice(settings: SettingsPatch | undefined): void {
+    if (typeof settings?.model === "string" && !this.deps.modelChoice) {
+      throw new EngineError(
+        "invalid_request",
+        "Only the offline model is available: configure OPENAI_BASE_URL (and OPENAI_API_KEY) to choose models.",
+      );
+    }
   }
 
   /**
@@ -240,12 +254,7 @@ export class Workspace {
   ): Promise<SessionRecord> {
     let session = await this.session(id);
     const { store, bus } = this.deps;
-    if (typeof patch.settings?.model === "string" && !this.deps.modelChoice) {
-      throw new EngineError(
-        "invalid_request",
-        "Only the offline model is available: configure OPENAI_BASE_URL (and OPENAI_API_KEY) to choose models.",
-      );
-    }
+    this.checkModelChoice(patch.settings);
     if (patch.title !== undefined) session = await store.renameSession(id, patch.title);
     const next = patch.settings;
     if (next !== undefined) {

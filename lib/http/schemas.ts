@@ -96,6 +96,8 @@ export const createSessionSchema = z
   .object({
     title: text().trim().max(TITLE_MAX_CHARS).optional(),
     systemPrompt: systemPrompt().optional(),
+    // The settings of PATCH, from the start (the form picks the compaction policy).
+    settings: sessionSettingsSchema.optional(),
   })
   .strict();
 

@@ -10,6 +10,7 @@ import type {
   NodeStatus,
   SessionListItem,
   SessionMeta,
+  SessionSettings,
   SessionRecord,
 } from "../engine/types";
 import { shouldAdvanceHead } from "../engine/should-advance-head";
@@ -269,13 +270,18 @@ export class SessionStore {
     /** Tokens of the system prompt (the budget prices ROOT like any message). */
     rootTokens?: Tokens | undefined;
     ownerId?: OwnerId;
+    /** `meta.settings` from the start (validated by the caller, as `PATCH` validates them). */
+    settings?: SessionSettings;
   }): Promise<SessionRecord> {
     const id = this.deps.newSessionId();
     const rootId = this.deps.newNodeId();
     const now = this.deps.now();
     const given = input.title?.trim();
     const title = given || UNTITLED;
-    const meta: SessionMeta = given ? { titleSource: "user" } : {};
+    const meta: SessionMeta = {
+      ...(given ? { titleSource: "user" as const } : {}),
+      ...(input.settings ? { settings: input.settings } : {}),
+    };
     await this.write(async (tx) => {
       await tx.session.create({
         data: {
