@@ -2,6 +2,7 @@
 
 import { activeSummaries, summaryPolicyOf } from "@/lib/engine/active-summaries";
 import { planCompaction } from "@/lib/engine/plan-compaction";
+import { innerSummariesOf } from "@/lib/engine/summary-turns";
 import type { SessionMeta } from "@/lib/engine/types";
 import { useHeadView, useSession, type HeadView } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
@@ -33,10 +34,13 @@ export function compactReadiness(
   const { rendering, spine } = view;
   if (rendering && spine.length > 0) {
     try {
+      const get = (id: string) => nodes[id];
+      const active = activeSummaries(meta, get);
       const plan = planCompaction({
         spine,
         rendering,
-        activeSummaries: activeSummaries(meta, (id) => nodes[id]),
+        activeSummaries: active,
+        innerSummaries: innerSummariesOf(active, get),
         policy: summaryPolicyOf(meta),
         keepRecentTokens: 0,
         keep: "latest-exchange",

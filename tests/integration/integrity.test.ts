@@ -4,7 +4,6 @@ import { asNodeId, tokens, type NodeId, type SessionId } from "@/lib/engine/ids"
 import type { SessionRecord } from "@/lib/engine/types";
 import type { TurnCompaction } from "@/lib/compaction/turn-compaction";
 import { createExtractiveSummarizer } from "@/lib/llm/extractive-summarizer";
-import type { Summarizer } from "@/lib/llm/types";
 import { SessionStore } from "@/lib/store/session-store";
 import type { Database } from "@/lib/db/client";
 import { newNodeId, newSessionId } from "@/lib/ids";
