@@ -57,6 +57,8 @@ export interface TurnInput {
   readonly content?: string | undefined;
   readonly parentId?: NodeId | undefined;
   readonly targetId?: NodeId | undefined;
+  /** This turn's model instead of the session's ("Retry with…"); the setting is unchanged. */
+  readonly model?: string | undefined;
   readonly signal?: AbortSignal | undefined;
   /** Which sessions the model's `send_message` may reach (the Workspace's ownership check). */
   readonly mayReach?: ((id: SessionId) => Promise<boolean>) | undefined;
@@ -103,11 +105,14 @@ export class Dispatcher {
     return this.deps.store;
   }
 
-  /** The model a session talks to: its `/model` setting, else the server's. */
-  modelOf(session: SessionRecord): string {
+  /**
+   * The model a turn talks to: the one it names ([R203]), else the session's `/model`
+   * setting, else the server's.
+   */
+  modelOf(session: SessionRecord, override?: string): string {
     // The offline model has no other models; a stored name must not be recorded as if used.
     if (this.deps.providers.chat.kind === "offline") return this.deps.providers.chat.model;
-    return session.meta.settings?.model ?? this.deps.providers.chat.model;
+    return override ?? session.meta.settings?.model ?? this.deps.providers.chat.model;
   }
 
   writer(sessionId: SessionId, advanceHead: boolean, model?: string): TurnWriter {
@@ -146,7 +151,7 @@ export class Dispatcher {
       turnInProgress: await store.hasLiveStream(session.id),
       getNode: (id) => lookup.get(id),
     });
-    const model = this.modelOf(session);
+    const model = this.modelOf(session, input.model);
     const writer = this.writer(session.id, true, model);
 
     let user: LedgerNode | null = null;
@@ -304,9 +309,12 @@ export class Dispatcher {
   }
 
   /** Whether the session's model is offered the function tools (settings, else registry). */
-  toolsFor(session: SessionRecord): readonly ToolSpec[] | undefined {
+  toolsFor(
+    session: SessionRecord,
+    model: string = this.modelOf(session),
+  ): readonly ToolSpec[] | undefined {
     if (this.deps.providers.chat.kind === "offline") return undefined;
-    const wanted = session.meta.settings?.tools ?? lookupModel(this.modelOf(session)).tools;
+    const wanted = session.meta.settings?.tools ?? lookupModel(model).tools;
     return wanted ? AGENT_TOOLS : undefined;
   }
 
@@ -333,7 +341,7 @@ export class Dispatcher {
       writer,
       signal,
       depth: 0,
-      tools: this.toolsFor(session),
+      tools: this.toolsFor(session, model),
       mayReach,
       callerId: null,
       compaction: this.deps.compaction,

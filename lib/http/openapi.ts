@@ -14,6 +14,8 @@ import {
   auditRequestSchema,
   auditsQuerySchema,
   summaryAuditSchema,
+  turnSchema,
+  modelsAnswerSchema,
 } from "./schemas";
 /**
  * The OpenAPI 3.1 description of Spindle's HTTP API (product.md §4), served at
@@ -558,16 +560,7 @@ export const openApiDocument = {
           modelLabel: { type: "string" },
         },
       },
-      Models: {
-        type: "object",
-        required: ["provider", "models"],
-        properties: {
-          provider: { type: "object" },
-          models: { type: "array" },
-          error: { type: ["string", "null"] },
-          contextWindow: { type: "integer" },
-        },
-      },
+      Models: fromZod(modelsAnswerSchema, "output"),
       Session: SessionSchema,
       SessionListItem: {
         allOf: [
@@ -757,16 +750,7 @@ export const openApiDocument = {
           },
         },
       },
-      TurnRequest: {
-        type: "object",
-        properties: {
-          content: { type: "string" },
-          parentId: nodeId,
-          mode: { enum: ["send", "retry", "edit"] },
-          targetId: nodeId,
-          stream: { type: "boolean" },
-        },
-      },
+      TurnRequest: fromZod(turnSchema),
       TurnResult: {
         type: "object",
         required: ["user", "reply"],

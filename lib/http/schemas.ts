@@ -13,10 +13,16 @@ const text = () =>
  * browser): one schema per operation, so both doors accept exactly the same input.
  */
 
+/**
+ * A model name a request names, as the provider spells it (`gpt-4o-mini`, `llama3.1:8b`,
+ * `openai/gpt-4o`): settings, a turn's model, an audit's.
+ */
+const modelName = () => text().trim().min(1, "Name a model.").max(200);
+
 export const sessionSettingsSchema = z
   .object({
     // null clears an override (the server-wide default applies again).
-    model: text().trim().min(1).max(200).nullable().optional(),
+    model: modelName().nullable().optional(),
     contextWindow: z
       .number()
       .int()
@@ -75,6 +81,19 @@ export const sessionPatchSchema = z
     settings: sessionSettingsSchema.optional(),
   })
   .strict();
+
+/**
+ * `POST /api/sessions/:id/turns`: send, retry or edit. `model` runs this one turn on another
+ * model than the session's ("Retry with…", [R203]); the session's setting is unchanged.
+ */
+export const turnSchema = z.object({
+  content: z.string().optional(),
+  parentId: nodeIdField.optional(),
+  mode: z.enum(["send", "retry", "edit"]).default("send"),
+  targetId: nodeIdField.optional(),
+  stream: z.boolean().default(true),
+  model: modelName().optional().describe("This turn's model (default: the session's)"),
+});
 
 /** `POST /api/sessions/:id/head`. */
 export const headMoveSchema = z.object({
@@ -304,9 +323,6 @@ export const compareQuerySchema = z.object({
   b: nodeIdField.describe("Another node id: the right column's end"),
 });
 
-/** A model name a request names: what `PATCH` settings accept for `model`. */
-const modelName = () => text().trim().min(1).max(200);
-
 /** `POST /api/sessions/:id/audits`: audit one summary (docs/spec.md [R229]). */
 export const auditRequestSchema = z
   .object({
@@ -366,3 +382,36 @@ export const summaryAuditSchema = z.object({
     }),
   ),
 });
+
+/** One model the provider offers, as `GET /api/models` describes it ([R203]). */
+export const modelEntrySchema = z.object({
+  id: z.string(),
+  /** The context window the model registry gives it (a conservative guess when unknown). */
+  contextWindow: z.number().int(),
+  /** Whether it calls functions (`task`, `send_message`), per the registry. */
+  tools: z.boolean(),
+  /** False when the registry does not know the model (window and tools are guesses). */
+  known: z.boolean(),
+  /** List price in USD per million tokens, only on OpenAI's own API. */
+  price: z.object({ input: z.number(), output: z.number() }).nullable(),
+});
+
+/** `GET /api/models`: the configured provider (never its key) and the models it offers. */
+export const modelsAnswerSchema = z.object({
+  provider: z.object({
+    kind: z.enum(["offline", "openai-compatible"]),
+    label: z.string(),
+    model: z.string(),
+    summaryModel: z.string(),
+    baseUrl: z.string().optional(),
+  }),
+  models: z.array(modelEntrySchema),
+  /** Why the list is empty or stale: the provider did not answer. */
+  error: z.string().nullable(),
+  /** The server default model's window, and the notice when it is a guess. */
+  contextWindow: z.number().int(),
+  notice: z.string().nullable(),
+});
+
+export type ModelEntry = z.infer<typeof modelEntrySchema>;
+export type ModelsAnswer = z.infer<typeof modelsAnswerSchema>;

@@ -1,26 +1,11 @@
 import { guarded } from "@/lib/http/guard";
-import { lookupModel } from "@/lib/llm/model-registry";
+import { modelCatalogue } from "@/lib/server/model-catalogue";
 
 export const dynamic = "force-dynamic";
 
-/** The configured provider (never its key) and the models it offers, for the settings UI. */
+/** The configured provider (never its key) and the models it offers, for the model picker. */
 export function GET(req: Request) {
-  return guarded(req, async ({ services: { providers } }) => {
-    const description = providers.describe();
-    let models: { id: string }[] = [];
-    let error: string | null = null;
-    try {
-      models = (await providers.chat.listModels(req.signal)).map((m) => ({ id: m.id }));
-    } catch (e) {
-      error = e instanceof Error ? e.message : "The provider did not list its models.";
-    }
-    const limits = lookupModel(description.model);
-    return Response.json({
-      provider: description,
-      models,
-      error,
-      contextWindow: limits.contextWindow,
-      notice: limits.notice ?? null,
-    });
-  });
+  return guarded(req, async ({ services: { providers } }) =>
+    Response.json(await modelCatalogue(providers, Date.now(), req.signal)),
+  );
 }

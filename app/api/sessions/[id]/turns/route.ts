@@ -1,18 +1,10 @@
-import { z } from "zod";
 import { guarded } from "@/lib/http/guard";
+import { turnSchema } from "@/lib/http/schemas";
 import { turnResultResponse } from "@/lib/http/turn-response";
-import { nodeIdField, sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { sessionIdParam, type RouteContext } from "@/lib/http/params";
 import { sseResponse } from "@/lib/http/sse";
 
 export const dynamic = "force-dynamic";
-
-const body = z.object({
-  content: z.string().optional(),
-  parentId: nodeIdField.optional(),
-  mode: z.enum(["send", "retry", "edit"]).default("send"),
-  targetId: nodeIdField.optional(),
-  stream: z.boolean().default(true),
-});
 
 /**
  * Runs a turn. The SSE form streams `node`, `delta`, then `done` or `error`; `"stream":
@@ -22,13 +14,14 @@ const body = z.object({
 export function POST(req: Request, ctx: RouteContext<"id">) {
   return guarded(req, async ({ workspace, json }) => {
     const sessionId = sessionIdParam((await ctx.params).id);
-    const input = await json(body);
+    const input = await json(turnSchema);
     const turn = workspace.turn({
       sessionId,
       mode: input.mode,
       content: input.content,
       parentId: input.parentId,
       targetId: input.targetId,
+      model: input.model,
       signal: req.signal,
     });
 
