@@ -539,7 +539,11 @@ export class Workspace {
     return this.deps.audits.list(await this.session(id), summaryId);
   }
 
-  private async own(id: SessionId): Promise<void> {
+  /**
+   * 404 unless the actor owns the session. Routes call it before they validate a body or a
+   * query, so another account's id answers "not found" whatever else the request holds.
+   */
+  async own(id: SessionId): Promise<void> {
     if (!(await this.owns(id))) throw new EngineError("session_not_found", `No session ${id}.`);
   }
 

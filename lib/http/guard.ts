@@ -2,6 +2,8 @@ import type { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { requireActor } from "../auth/authenticate";
 import type { Workspace } from "../dispatcher/workspace";
+import type { SessionId } from "../engine/ids";
+import { sessionIdParam } from "./params";
 import { services, type Services } from "../server/services";
 import { checkHost, checkJsonBody, checkOrigin } from "./edge";
 import { handle, readJson } from "./respond";
@@ -13,6 +15,11 @@ export interface GuardedRequest {
   readonly services: Services;
   /** The JSON body, parsed and capped (`SPINDLE_MAX_BODY_BYTES`, or the import cap). */
   json<S extends z.ZodType>(schema: S): Promise<z.infer<S>>;
+  /**
+   * The route's session id, shape-checked and owned by the actor (404 otherwise). Called
+   * before the body or query is read, so someone else's session never answers 400.
+   */
+  ownedSession(params: Promise<{ id: string }>): Promise<SessionId>;
 }
 
 /**
@@ -32,11 +39,17 @@ export function guarded(
     const actor = await requireActor(req, s.authDeps);
     checkOrigin(req, actor.via === "key" ? "none" : actor.via, s.config.publicUrl);
     const limit = options.bodyLimit === "import" ? s.config.maxImportBytes : s.config.maxBodyBytes;
+    const workspace = s.workspaceFor(actor);
     return fn({
       actor,
-      workspace: s.workspaceFor(actor),
+      workspace,
       services: s,
       json: (schema) => readJson(req, schema, limit),
+      ownedSession: async (params) => {
+        const id = sessionIdParam((await params).id);
+        await workspace.own(id);
+        return id;
+      },
     });
   });
 }

@@ -12,8 +12,8 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
 }
 
 export function PATCH(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, json }) => {
-    const id = sessionIdParam((await ctx.params).id);
+  return guarded(req, async ({ workspace, json, ownedSession }) => {
+    const id = await ownedSession(ctx.params);
     return Response.json(sessionBody(await workspace.update(id, await json(sessionPatchSchema))));
   });
 }

@@ -1,5 +1,5 @@
 import { guarded } from "@/lib/http/guard";
-import { sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { type RouteContext } from "@/lib/http/params";
 import { auditRequestSchema, auditsQuerySchema } from "@/lib/http/schemas";
 import { sseResponse } from "@/lib/http/sse";
 
@@ -7,8 +7,8 @@ export const dynamic = "force-dynamic";
 
 /** The session's audits of summaries, newest first (`?summaryId=` narrows to one summary). */
 export function GET(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace }) => {
-    const sessionId = sessionIdParam((await ctx.params).id);
+  return guarded(req, async ({ workspace, ownedSession }) => {
+    const sessionId = await ownedSession(ctx.params);
     const query = auditsQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
     return Response.json({ audits: await workspace.audits(sessionId, query.summaryId) });
   });
@@ -19,8 +19,8 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
  * the request stops the audit; nothing is stored then.
  */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, json }) => {
-    const sessionId = sessionIdParam((await ctx.params).id);
+  return guarded(req, async ({ workspace, json, ownedSession }) => {
+    const sessionId = await ownedSession(ctx.params);
     const input = await json(auditRequestSchema);
     const run = workspace.audit(sessionId, {
       summaryId: input.summaryId,

@@ -1,6 +1,6 @@
 import { attachment } from "@/lib/http/attachment";
 import { guarded } from "@/lib/http/guard";
-import { nodeIdParam, sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { nodeIdParam, type RouteContext } from "@/lib/http/params";
 import { exportQuerySchema } from "@/lib/http/schemas";
 import { branchMarkdown } from "@/lib/portability/branch-markdown";
 
@@ -8,8 +8,8 @@ export const dynamic = "force-dynamic";
 
 /** The JSON ledger (all branches) or one branch as Markdown (`?head=`, default HEAD). */
 export function GET(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace }) => {
-    const id = sessionIdParam((await ctx.params).id);
+  return guarded(req, async ({ workspace, ownedSession }) => {
+    const id = await ownedSession(ctx.params);
     const q = exportQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
     if (q.format === "json") {
       const { session, file } = await workspace.exportLedger(id);

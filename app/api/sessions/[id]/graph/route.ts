@@ -1,13 +1,13 @@
 import { guarded } from "@/lib/http/guard";
-import { sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { type RouteContext } from "@/lib/http/params";
 import { graphQuerySchema } from "@/lib/http/schemas";
 
 export const dynamic = "force-dynamic";
 
 /** The graph wire contract (compaction.md §6); `?afterSeq&limit` page its rows. */
 export function GET(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace }) => {
-    const id = sessionIdParam((await ctx.params).id);
+  return guarded(req, async ({ workspace, ownedSession }) => {
+    const id = await ownedSession(ctx.params);
     const page = graphQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
     return Response.json(await workspace.graph(id, page));
   });

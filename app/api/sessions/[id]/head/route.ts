@@ -1,13 +1,13 @@
 import { guarded } from "@/lib/http/guard";
-import { sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { type RouteContext } from "@/lib/http/params";
 import { headMoveSchema } from "@/lib/http/schemas";
 
 export const dynamic = "force-dynamic";
 
 /** Moves HEAD: checkout (any conversation node) or rewind (back along the spine). */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, json }) => {
-    const id = sessionIdParam((await ctx.params).id);
+  return guarded(req, async ({ workspace, json, ownedSession }) => {
+    const id = await ownedSession(ctx.params);
     return Response.json(await workspace.moveHead(id, await json(headMoveSchema)));
   });
 }

@@ -1,5 +1,5 @@
 import { guarded } from "@/lib/http/guard";
-import { sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { type RouteContext } from "@/lib/http/params";
 import { nodesQuerySchema } from "@/lib/http/schemas";
 
 export const dynamic = "force-dynamic";
@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
  * `?ids=`, answered as `{nodes, lastSeq, nextAfterSeq, total}`. Without a query: the whole ledger.
  */
 export function GET(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace }) => {
-    const id = sessionIdParam((await ctx.params).id);
+  return guarded(req, async ({ workspace, ownedSession }) => {
+    const id = await ownedSession(ctx.params);
     const query = nodesQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
     return Response.json(await workspace.nodesPage(id, query));
   });

@@ -1,14 +1,14 @@
 import { guarded } from "@/lib/http/guard";
 import { turnResultResponse } from "@/lib/http/turn-response";
-import { sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { type RouteContext } from "@/lib/http/params";
 import { sendSchema } from "@/lib/http/schemas";
 
 export const dynamic = "force-dynamic";
 
 /** A cross-session send: a turn at the target's HEAD, which it advances. */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, json }) => {
-    const id = sessionIdParam((await ctx.params).id);
+  return guarded(req, async ({ workspace, json, ownedSession }) => {
+    const id = await ownedSession(ctx.params);
     const { targetSessionId, content } = await json(sendSchema);
     const result = await workspace.sendToSession({
       sourceSessionId: id,

@@ -1,7 +1,7 @@
 import { guarded } from "@/lib/http/guard";
 import { turnSchema } from "@/lib/http/schemas";
 import { turnResultResponse } from "@/lib/http/turn-response";
-import { sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { type RouteContext } from "@/lib/http/params";
 import { sseResponse } from "@/lib/http/sse";
 
 export const dynamic = "force-dynamic";
@@ -12,8 +12,8 @@ export const dynamic = "force-dynamic";
  * reply is sealed `interrupted` with the text streamed so far.
  */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, json }) => {
-    const sessionId = sessionIdParam((await ctx.params).id);
+  return guarded(req, async ({ workspace, json, ownedSession }) => {
+    const sessionId = await ownedSession(ctx.params);
     const input = await json(turnSchema);
     const turn = workspace.turn({
       sessionId,
