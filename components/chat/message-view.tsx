@@ -7,6 +7,7 @@ import type { WireNode } from "@/lib/engine/wire-node";
 import { Markdown } from "./markdown";
 import { ToolCallCards } from "./tool-call-cards";
 import { cx } from "@/components/ui/cx";
+import { usageText } from "./usage-text";
 import styles from "./message-view.module.css";
 
 export interface MessageViewProps {
@@ -50,6 +51,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
   const error = node.metadata.error;
   // A skeleton holds only the card label, not the message: it shows as loading ([R123]).
   const skeleton = node.partial === "skeleton";
+  const usage = node.kind === "assistant" ? usageText(node.metadata.usage) : null;
 
   const classes = cx(
     "msg",
@@ -82,6 +84,11 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
         )}
         {node.status === "error" && (
           <span className={cx("msg-status error", styles.status, styles.failed)}>error</span>
+        )}
+        {usage && (
+          <span className={cx("msg-usage", styles.usage)} title={usage.title}>
+            {usage.text}
+          </span>
         )}
         {props.covered && (
           <span

@@ -6,6 +6,7 @@ import { useSession, useSessionStoreApi } from "@/components/session/session-con
 import type { NodeId } from "@/lib/engine/ids";
 import { isSideLeafKind } from "@/lib/engine/side-leaf";
 import { capsuleTitle, savingText } from "./card-text";
+import { usageText } from "@/components/chat/usage-text";
 import p from "./panel.module.css";
 import { ReadList } from "./read-list";
 import { cx } from "./same-card";
@@ -69,6 +70,7 @@ export function NodeDetail(props: NodeDetailProps) {
   const status = STATUS[row.status];
   const read = row.kind === "assistant" || row.kind === "summary";
   const model = typeof row.metadata.model === "string" ? row.metadata.model : null;
+  const usage = row.kind === "assistant" ? usageText(row.metadata.usage) : null;
   return (
     <section className={p.detail} aria-label="Selected node">
       <header className={p.detailHead}>
@@ -78,6 +80,7 @@ export function NodeDetail(props: NodeDetailProps) {
             status,
             model,
             `${row.tokenCount.toLocaleString("en")} tokens`,
+            usage === null ? null : `prompt ${usage.text}`,
             read && partial !== "skeleton" && partial !== "reads"
               ? `read ${row.reads.length} ${row.reads.length === 1 ? "message" : "messages"}`
               : null,

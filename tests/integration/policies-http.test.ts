@@ -91,6 +91,13 @@ describe("[R240] the policy over HTTP", () => {
         message: expect.stringContaining("rolling-single, segmented, nested"),
       },
     });
+    // The new-session form's POST takes the same field and refuses the same way.
+    const badNew = await call("POST", "/api/sessions", { settings: { policy: "Segmented" } });
+    expect(badNew.status).toBe(400);
+    expect(JSON.stringify(badNew.json)).toContain("rolling-single, segmented, nested");
+    const made = await call("POST", "/api/sessions", { settings: { policy: "segmented" } });
+    expect(made.status).toBe(201);
+    expect(made.json).toMatchObject({ meta: { settings: { policy: "segmented" } } });
     // Nothing changed.
     expect((await call("GET", `/api/sessions/${id}`)).json).toMatchObject({
       meta: { settings: { policy: "nested" } },
