@@ -85,18 +85,29 @@ export function checkJsonBody(req: Request): void {
 }
 
 /**
- * Whether `origin` is this server's own: the origin the request was sent to (its `Host`), or
- * `SPINDLE_PUBLIC_URL`'s (behind a proxy that rewrites `Host`).
+ * Whether `origin` is this server's own, compared in full — scheme, host and port ([R142]):
+ * `SPINDLE_PUBLIC_URL`'s origin, or the origin the request was sent to (its `Host`, over
+ * `http:` — this server speaks plain HTTP — unless `Host` is `SPINDLE_PUBLIC_URL`'s host,
+ * whose scheme then says what a TLS-terminating proxy in front serves).
  */
 export function isOwnOrigin(origin: string, req: Request, publicUrl: string | undefined): boolean {
-  let host: string;
+  let claimed: string;
   try {
-    host = new URL(origin).host.toLowerCase();
+    claimed = new URL(origin).origin;
   } catch {
     return false;
   }
-  if (host === requestHost(req).toLowerCase()) return true;
-  return publicUrl !== undefined && new URL(publicUrl).origin === new URL(origin).origin;
+  const pub = publicUrl === undefined ? undefined : new URL(publicUrl);
+  if (pub !== undefined && claimed === pub.origin) return true;
+  const host = requestHost(req).toLowerCase();
+  const scheme = pub !== undefined && pub.host.toLowerCase() === host ? pub.protocol : "http:";
+  let direct: string;
+  try {
+    direct = new URL(`${scheme}//${host}`).origin;
+  } catch {
+    return false;
+  }
+  return claimed !== "null" && claimed === direct;
 }
 
 /**
