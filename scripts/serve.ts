@@ -6,7 +6,12 @@
 import { createServer } from "node:http";
 import next from "next";
 import { parseConfig, ConfigError, type Config } from "../lib/config/env";
-import { ALLOWED_METHODS, methodNotAllowedBody } from "../lib/http/edge";
+import {
+  ALLOWED_METHODS,
+  isAllowedHost,
+  methodNotAllowedBody,
+  misdirectedBody,
+} from "../lib/http/edge";
 
 let config: Config;
 try {
@@ -31,6 +36,13 @@ const server = createServer((req, res) => {
       allow: [...ALLOWED_METHODS].join(", "),
     });
     res.end(JSON.stringify(methodNotAllowedBody(method)));
+    return;
+  }
+  // A Host no URL can be made of (`999.999.999.999`) would fail where Next builds the
+  // request's URL: refused here with the proxy's 421 ([R143]).
+  if (!isAllowedHost(req.headers.host ?? "", config.publicUrl)) {
+    res.writeHead(421, { "content-type": "application/json" });
+    res.end(JSON.stringify(misdirectedBody()));
     return;
   }
   req.headers["x-spindle-peer"] = req.socket.remoteAddress ?? "";

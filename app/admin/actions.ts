@@ -17,6 +17,13 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : "That did not work.";
 }
 
+/** What an action answers to input no form of the page sends (an object for an id…). */
+const INVALID: AdminResult = { ok: false, message: "The request is invalid." };
+
+function isUserId(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= 100;
+}
+
 /** Only the admin reaches these; anyone else gets the not-found page. */
 async function requireAdmin() {
   const actor = await viewer();
@@ -29,6 +36,8 @@ export async function createUserAction(
   form: FormData,
 ): Promise<AdminResult> {
   await requireAdmin();
+  // Server actions receive whatever the caller sent, whatever the types say ([R143]).
+  if (!(form instanceof FormData)) return INVALID;
   const { accounts } = await services();
   const email = String(form.get("email") ?? "").trim();
   const name = String(form.get("name") ?? "").trim() || email;
@@ -48,6 +57,7 @@ export async function createUserAction(
 /** Disables (or enables again) an account: it can no longer sign in, its keys stop. */
 export async function setDisabledAction(userId: string, disabled: boolean): Promise<AdminResult> {
   await requireAdmin();
+  if (!isUserId(userId) || typeof disabled !== "boolean") return INVALID;
   const { accounts } = await services();
   try {
     if (disabled) await accounts.api.banUser({ body: { userId }, headers: await headers() });

@@ -19,6 +19,7 @@ import {
 import type { LedgerNode, SessionRecord } from "../engine/types";
 import { collectStream } from "../llm/collect-stream";
 import { isProviderError } from "../llm/provider-error";
+import { logProviderError, userMessage } from "../llm/user-message";
 import type { ChatMessage, ChatProvider } from "../llm/types";
 import type { AuditStore } from "../store/audit-store";
 import type { SessionStore } from "../store/session-store";
@@ -219,7 +220,8 @@ export class SummaryAuditor {
     } catch (e) {
       // The provider's code travels as is (a gateway error, [R60]); nothing is stored.
       if (isProviderError(e)) {
-        throw new EngineError(e.code, `${model}: ${e.message} The audit stored nothing.`);
+        logProviderError("audit", e);
+        throw new EngineError(e.code, `${model}: ${userMessage(e)} The audit stored nothing.`);
       }
       throw e;
     }

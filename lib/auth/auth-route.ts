@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isLoopbackHost } from "../config/env";
-import { EngineError } from "../engine/errors";
+import { EngineError, type ErrorCode } from "../engine/errors";
+import { errorBody } from "../http/status";
 import { checkHost, checkJsonBody, checkOrigin, readBodyText } from "../http/edge";
 import { errorResponse, handle } from "../http/respond";
 import { parseJsonText } from "../http/json-text";
@@ -43,14 +44,40 @@ function addressOf(req: Request): string {
   return peer || "unknown";
 }
 
-/** better-auth answers `{code, message}`; Spindle's API answers `{error:{code,message}}`. */
+/** The catalogue code for a better-auth error answer that says nothing itself. */
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401) return "unauthenticated";
+  if (status === 403) return "forbidden";
+  if (status === 404) return "not_found";
+  if (status === 429) return "too_many_attempts";
+  return status >= 500 ? "internal" : "invalid_request";
+}
+
+/**
+ * better-auth answers `{code, message}`; Spindle's API answers `{error:{code,message}}`. An
+ * error with an empty or non-JSON body (an anonymous `GET /admin/list-users` is a bare 401)
+ * gets the catalogue's words for its status, never a parse error's 500 ([R143]).
+ */
 async function reshapeError(res: Response): Promise<Response> {
-  if (res.ok || !res.headers.get("content-type")?.includes("application/json")) return res;
-  const body = (await res.clone().json()) as { code?: unknown; message?: unknown };
-  if (typeof body.message !== "string") return res;
-  const code = typeof body.code === "string" ? body.code.toLowerCase() : "auth_error";
+  if (res.ok || res.status < 400) return res;
+  let body: { code?: unknown; message?: unknown } = {};
+  try {
+    const parsed: unknown = JSON.parse(await res.clone().text());
+    if (parsed && typeof parsed === "object") body = parsed as typeof body;
+  } catch {
+    // No JSON body: the status alone speaks.
+  }
   const headers = new Headers(res.headers);
   headers.delete("content-length");
+  headers.delete("content-type");
+  if (typeof body.message !== "string" || body.message === "") {
+    const code = codeForStatus(res.status);
+    return Response.json(errorBody({ code, message: new EngineError(code).message }), {
+      status: res.status,
+      headers,
+    });
+  }
+  const code = typeof body.code === "string" ? body.code.toLowerCase() : "auth_error";
   return Response.json({ error: { code, message: body.message } }, { status: res.status, headers });
 }
 

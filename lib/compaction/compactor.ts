@@ -25,6 +25,7 @@ import type {
 } from "../engine/types";
 import type { EventBus } from "../events/session-event";
 import { isProviderError } from "../llm/provider-error";
+import { logProviderError, userMessage } from "../llm/user-message";
 import type { Providers } from "../llm/provider-factory";
 import { lookupModel } from "../llm/model-registry";
 import type { SessionStore } from "../store/session-store";
@@ -363,7 +364,8 @@ function withoutLatch(meta: SessionMeta): SessionMeta {
 function asCompactionError(e: unknown): EngineError {
   if (isEngineError(e)) return e;
   if (isProviderError(e)) {
-    return new EngineError("compaction_failed", `The summariser failed: ${e.message}`, {
+    logProviderError("compaction", e);
+    return new EngineError("compaction_failed", `The summariser failed: ${userMessage(e)}`, {
       providerCode: e.code,
     });
   }

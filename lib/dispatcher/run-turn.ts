@@ -4,6 +4,7 @@ import type { LedgerNode, NodeMetadata, SessionMeta, SessionRecord } from "../en
 import { overflowDecision } from "../engine/overflow-decision";
 import { leanNode, type WireNode } from "../engine/wire-node";
 import { isProviderError } from "../llm/provider-error";
+import { logProviderError, userMessage } from "../llm/user-message";
 import type { ChatProvider, FinishReason, ToolSpec, Usage } from "../llm/types";
 import type { SessionStore } from "../store/session-store";
 import { activeSummaryIds } from "../engine/active-summaries";
@@ -209,10 +210,13 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     }
   } catch (e) {
     if (isProviderError(e)) {
+      logProviderError("turn", e);
       failure = {
         code: e.code,
         message:
-          e.code === "provider_overflow" ? (overflowMessage ?? OVERFLOW_NO_COMPACTION) : e.message,
+          e.code === "provider_overflow"
+            ? (overflowMessage ?? OVERFLOW_NO_COMPACTION)
+            : userMessage(e),
       };
       if (e.partialText && buffer.content === "") buffer.append(e.partialText);
     } else if (isEngineError(e)) {

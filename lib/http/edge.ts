@@ -23,9 +23,29 @@ function hostnameOf(host: string): string {
  * the host of `SPINDLE_PUBLIC_URL`.
  */
 export function isAllowedHost(host: string, publicUrl: string | undefined): boolean {
+  // A Host no URL can be built from (`999.999.999.999`, a bad port) is nobody's: 421, not a
+  // crash where a URL is made of it ([R143]).
+  let parsed: URL;
+  try {
+    parsed = new URL(`http://${host.trim()}`);
+  } catch {
+    return false;
+  }
+  if (parsed.host !== host.trim().toLowerCase().replace(/:80$/, "")) return false;
   const name = hostnameOf(host);
   if (name === "localhost" || IPV4.test(name) || /^\[[0-9a-f:.]+\]$/.test(name)) return true;
   return publicUrl !== undefined && name === new URL(publicUrl).hostname.toLowerCase();
+}
+
+/** The body of the 421 for a Host this server does not answer for. */
+export function misdirectedBody() {
+  return {
+    error: {
+      code: "misdirected_request",
+      message:
+        "This server does not answer for that host name; set SPINDLE_PUBLIC_URL to the address users open.",
+    },
+  };
 }
 
 /** The `Host` the request was sent to. */

@@ -551,7 +551,9 @@ export const openApiDocument = {
       },
       Health: {
         type: "object",
-        required: ["ok", "db", "migrations", "model"],
+        required: ["ok", "db", "migrations"],
+        description:
+          "`model` and `modelLabel` only for a signed-in caller (a cookie or a key); anyone else learns liveness, the database kind and the migration state.",
         properties: {
           ok: { type: "boolean" },
           db: { enum: ["sqlite", "postgresql"] },

@@ -1,4 +1,6 @@
 import type { ModelsAnswer } from "../http/schemas";
+import { isProviderError } from "../llm/provider-error";
+import { logProviderError, userMessage } from "../llm/user-message";
 import { lookupModel } from "../llm/model-registry";
 import { priceOf, pricesApply } from "../llm/model-prices";
 import type { Providers } from "../llm/provider-factory";
@@ -28,7 +30,13 @@ export async function modelCatalogue(
   try {
     ids = (await providers.chat.listModels(signal)).map((m) => m.id);
   } catch (e) {
-    error = e instanceof Error ? e.message : "The provider did not list its models.";
+    if (isProviderError(e)) {
+      logProviderError("model list", e);
+      error = userMessage(e);
+    } else {
+      console.warn("[spindle] model list failed", e);
+      error = "The provider did not list its models.";
+    }
   }
   const limits = lookupModel(description.model);
   const answer: ModelsAnswer = {
