@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config/env";
-import { MESSAGE_OVERHEAD_TOKENS } from "../engine/context-tokens";
+import { contextTokens, MESSAGE_OVERHEAD_TOKENS } from "../engine/context-tokens";
 import { buildGraph, type GraphView } from "../engine/build-graph";
 import { createLedgerIndex } from "../engine/ledger-index";
 import { findBranchTop, planDeleteBranch } from "../engine/plan-delete-branch";
@@ -33,12 +33,21 @@ import { lookupModel } from "../llm/model-registry";
 import type { ToolSpec } from "../llm/types";
 import type { SessionTitler } from "./session-titler";
 import { TurnWriter } from "./turn-writer";
+import {
+  replayPrompt,
+  summariesRead,
+  summariesToExpand,
+  type ReplayExpand,
+} from "../engine/replay-prompt";
+import { windowFor } from "../compaction/model-window";
+import { withExpansion } from "../view/expansion-nodes";
+import { toWire } from "../view/wire";
 
 export interface DispatcherDeps {
   readonly store: SessionStore;
   readonly bus: EventBus;
   readonly providers: Providers;
-  readonly config: Pick<Config, "maxMessageChars">;
+  readonly config: Pick<Config, "maxMessageChars"> & Partial<Pick<Config, "contextWindow">>;
   readonly count: (text: string, model?: string) => Tokens;
   readonly compaction?: TurnCompaction;
   /** The agent loops this process runs (shared with the compactor). */
@@ -62,6 +71,18 @@ export interface TurnInput {
   readonly signal?: AbortSignal | undefined;
   /** Which sessions the model's `send_message` may reach (the Workspace's ownership check). */
   readonly mayReach?: ((id: SessionId) => Promise<boolean>) | undefined;
+}
+
+/** A replay of one reply ([R230]–[R233]). */
+export interface ReplayInput {
+  readonly sessionId: SessionId;
+  /** The reply whose prompt is sent again. */
+  readonly nodeId: NodeId;
+  /** Default: the model that wrote the reply. */
+  readonly model?: string | undefined;
+  /** Summaries of the prompt rendered as their originals (`"all"`: every one). */
+  readonly expand?: ReplayExpand | undefined;
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface SpawnInput {
@@ -240,6 +261,82 @@ export class Dispatcher {
         "The assistant is still working in this session (running tools); wait for it, or stop it.",
       );
     }
+  }
+
+  /**
+   * Replays reply `nodeId` (issue 22): its recorded prompt — exactly its `reads`, rendered
+   * by the one rule, or with chosen summaries expanded into their originals — is sent again,
+   * to `model` or the reply's own, and the answer is a new sibling reply (same predecessor)
+   * with `metadata.replay_of`. Every write is head-neutral: HEAD never moves ([R230]).
+   * Validation (what the node is, its provenance, the expanded prompt's size) happens before
+   * the first write.
+   */
+  async *replay(input: ReplayInput): AsyncGenerator<TurnEvent, LedgerNode> {
+    const { store } = this.deps;
+    const session = await this.load(input.sessionId);
+    const original = await store.node(session.id, input.nodeId);
+    if (original.kind !== "assistant") {
+      throw new EngineError(
+        "not_a_reply",
+        `Node ${original.id} is a ${original.kind}; only a model's reply can be replayed.`,
+      );
+    }
+    if (original.status === "streaming") throw new EngineError("reply_streaming");
+    if (original.predecessorId === null) throw new EngineError("invalid_ledger");
+    const readNodes = await store.nodesById(session.id, original.reads, { reads: false });
+    const known = new Map(readNodes.map((n) => [n.id, n] as const));
+    const chosen = summariesToExpand(
+      summariesRead(original.reads, (id) => known.get(id)),
+      input.expand,
+    );
+    const getNode =
+      chosen.length > 0
+        ? await withExpansion(store, session.id, readNodes, chosen)
+        : (id: NodeId) => known.get(id);
+    const prompt = replayPrompt(original.reads, getNode, input.expand);
+    const model = this.modelOf(
+      session,
+      input.model ??
+        (typeof original.metadata.model === "string" ? original.metadata.model : undefined),
+    );
+    if (prompt.expanded.length > 0) {
+      // The counterfactual prompt is longer than anything the session sent: it must fit the
+      // model it goes to, or it is refused before anything is written ([R232]).
+      const needed = contextTokens(prompt.rendering.messages);
+      const window = windowFor({
+        settings: session.meta.settings,
+        sessionModel: this.modelOf(session),
+        model,
+        serverWindow: this.deps.config.contextWindow,
+      });
+      if (needed > window) {
+        throw new EngineError(
+          "prompt_too_large",
+          `Without its summaries this prompt takes about ${needed} tokens, more than ${model}'s ` +
+            `context window of ${window}: it cannot be replayed expanded.`,
+        );
+      }
+    }
+    const tools = this.toolsFor(session, model);
+    return yield* streamReply({
+      store,
+      provider: this.deps.providers.chat,
+      writer: this.writer(session.id, false, model),
+      session,
+      model,
+      parentId: original.predecessorId,
+      signal: input.signal,
+      prompt: toWire(prompt.rendering),
+      metadata: {
+        replay_of: original.id,
+        ...(prompt.expanded.length > 0
+          ? { expanded: prompt.expanded, expanded_turns: prompt.expandedTurns }
+          : {}),
+      },
+      flushMs: this.deps.flushMs ?? 250,
+      keepAliveMs: this.deps.keepAliveMs ?? 5_000,
+      ...(tools ? { tools } : {}),
+    });
   }
 
   /** Runs a turn to its end (the `"stream": false` form). */

@@ -60,6 +60,13 @@ export interface ReplyOptions {
   readonly exclusive?: boolean;
   /** The functions offered to the model (the agent loop runs the calls it makes). */
   readonly tools?: readonly ToolSpec[];
+  /**
+   * A prompt fixed in advance (a replay, [R230]): sent as it is, its ids the reply's `reads`;
+   * nothing is rendered from the ledger and an overflow is not compacted away.
+   */
+  readonly prompt?: Wire;
+  /** More metadata for the reply, from its placeholder on (a replay's `replay_of`…). */
+  readonly metadata?: NodeMetadata;
 }
 
 const OVERFLOW_NO_COMPACTION =
@@ -100,7 +107,16 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   };
   // A turn renders with the meta it was claimed under, not the one read when it started:
   // another tab or instance may have compacted meanwhile ([R84]).
-  if (options.opened) {
+  if (options.prompt) {
+    wire = options.prompt;
+    const opened = await writer.openReply(parentId, {
+      reads: wire.ids,
+      metadata: { model: options.model, ...options.metadata },
+      callerId: options.callerId ?? null,
+    });
+    reply = opened.reply;
+    stampedReads = wire.ids;
+  } else if (options.opened) {
     // The placeholder was opened with the user node (one transaction); stamp its reads now.
     const claimed = { ...session, meta: options.opened.meta };
     const view = options.opened.view ?? (await loadView(store, claimed, parentId));
@@ -151,6 +167,9 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   let failure: { code: string; message: string } | undefined;
   let retried = false;
   let overflowMessage: string | undefined;
+  // Time to the first token and in all, from the moment the prompt is sent ([R236]).
+  const sentAt = performance.now();
+  let firstTokenAt: number | undefined;
   try {
     for (;;) {
       try {
@@ -163,6 +182,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
           switch (event.type) {
             case "text":
               {
+                firstTokenAt ??= performance.now();
                 const offset = buffer.content.length;
                 buffer.append(event.text);
                 yield { type: "delta", id: reply.id, text: event.text, offset };
@@ -170,6 +190,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
               }
               break;
             case "tool_calls":
+              firstTokenAt ??= performance.now();
               toolCalls = event.calls;
               break;
             case "usage":
@@ -191,7 +212,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
             compactedThisTurn: options.compactedThisTurn === true || retried,
             retried,
           });
-          if (decision.kind === "give_up" || !options.compaction) {
+          if (decision.kind === "give_up" || !options.compaction || options.prompt) {
             overflowMessage = decision.kind === "give_up" ? decision.message : undefined;
             throw e;
           }
@@ -230,8 +251,14 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   }
 
   const status = failure ? "error" : finish === "aborted" ? "interrupted" : "complete";
+  const totalMs = Math.round(performance.now() - sentAt);
   const metadata: NodeMetadata = {
+    ...options.metadata,
     model: options.model,
+    timing: {
+      ...(firstTokenAt === undefined ? {} : { firstTokenMs: Math.round(firstTokenAt - sentAt) }),
+      totalMs,
+    },
     ...(finish ? { finish_reason: finish } : {}),
     ...(usage
       ? {

@@ -38,6 +38,7 @@ import type { LedgerIndex } from "../engine/ledger-index";
 import type {
   BranchDeleted,
   Dispatcher,
+  ReplayInput,
   SendInput,
   SpawnInput,
   SpawnResult,
@@ -400,6 +401,12 @@ export class Workspace {
   async *turn(input: TurnInput): AsyncGenerator<TurnEvent, TurnResult> {
     await this.own(input.sessionId);
     return yield* this.deps.dispatcher.turn({ ...input, mayReach: (id) => this.owns(id) });
+  }
+
+  /** A replay of one of the session's replies ([R230]–[R233]): a new sibling, HEAD unmoved. */
+  async *replay(input: ReplayInput): AsyncGenerator<TurnEvent, LedgerNode> {
+    await this.own(input.sessionId);
+    return yield* this.deps.dispatcher.replay(input);
   }
 
   /** `checkout` (any conversation node) or `rewind` (back along HEAD's spine). */

@@ -13,6 +13,7 @@ import {
   sessionSettingsSchema,
   auditRequestSchema,
   auditsQuerySchema,
+  replaySchema,
   summaryAuditSchema,
   turnSchema,
   modelsAnswerSchema,
@@ -329,6 +330,39 @@ export const openApiDocument = {
           },
           "502": {
             description: "The provider failed; the nodes are included",
+            content: json(ref("Error")),
+          },
+        },
+      },
+    },
+    "/api/sessions/{id}/replays": {
+      parameters: [sessionParam],
+      post: {
+        summary:
+          "Replay a reply: its recorded prompt (reads) sent again, to another model or with summaries expanded; a new sibling reply, HEAD unmoved",
+        requestBody: { required: true, content: json(fromZod(replaySchema)) },
+        responses: {
+          "200": {
+            description:
+              "SSE, as a turn streams it (`node`, `delta`, `done` or `error`, lean nodes)",
+            content: { "text/event-stream": { schema: { type: "string" } } },
+          },
+          "201": {
+            description: "With stream:false: the sealed replay ({reply}, full)",
+            content: json({
+              type: "object",
+              required: ["reply"],
+              properties: { reply: ref("Node") },
+            }),
+          },
+          "409": {
+            description:
+              "not_a_reply (a user node, summary, notice or ROOT); reply_streaming; no_provenance (no recorded reads, or part of them is gone); prompt_too_large (the expanded prompt does not fit the model's window)",
+            content: json(ref("Error")),
+          },
+          ...errors,
+          "502": {
+            description: "The provider failed; the failed replay is included ({error, reply})",
             content: json(ref("Error")),
           },
         },

@@ -95,6 +95,23 @@ export const turnSchema = z.object({
   model: modelName().optional().describe("This turn's model (default: the session's)"),
 });
 
+/**
+ * `POST /api/sessions/:id/replays` (docs/spec.md [R230]–[R233]): send reply `nodeId`'s
+ * recorded prompt again, to `model` (default: the reply's), with `expand`ed summaries
+ * rendered as their originals (`"all"`, or the ids of summaries the prompt read).
+ */
+export const replaySchema = z
+  .object({
+    nodeId: nodeIdField,
+    model: modelName().optional().describe("Default: the model that wrote the reply"),
+    expand: z
+      .union([z.literal("all"), z.array(nodeIdField).min(1).max(64)])
+      .optional()
+      .describe('"all", or summaries of the prompt to render as their covered originals'),
+    stream: z.boolean().default(true),
+  })
+  .strict();
+
 /** `POST /api/sessions/:id/head`. */
 export const headMoveSchema = z.object({
   nodeId: nodeIdField,

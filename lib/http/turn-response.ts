@@ -1,6 +1,8 @@
 import type { ErrorCode } from "../engine/errors";
 import { httpStatusOf } from "./status";
 import type { LedgerNode } from "../engine/types";
+import type { TurnEvent } from "../dispatcher/run-turn";
+import { sseResponse } from "./sse";
 
 /**
  * The JSON answer of a finished turn: `{user, reply}`, or — when the provider failed and the
@@ -23,4 +25,47 @@ export function turnResultResponse(result: {
     );
   }
   return Response.json({ user: result.user, reply: result.reply });
+}
+
+/** The JSON answer of a finished replay: `{reply}`, or the error's status with `{error, reply}`. */
+export function replayResultResponse(reply: LedgerNode): Response {
+  const error = reply.metadata.error;
+  if (reply.status === "error" && error) {
+    return Response.json(
+      { error: { code: error.code, message: error.message }, reply },
+      { status: httpStatusOf(error.code as ErrorCode) },
+    );
+  }
+  return Response.json({ reply }, { status: 201 });
+}
+
+/**
+ * The SSE form of a turn or a replay: `node`, `delta`, then `done` or `error` per reply,
+ * from `first` (already taken: a refused request answers plain JSON) to the generator's end.
+ */
+export function turnEventStream<R>(
+  events: AsyncGenerator<TurnEvent, R>,
+  first: IteratorResult<TurnEvent, R>,
+): Response {
+  return sseResponse(async (send) => {
+    let step = first;
+    while (!step.done) {
+      const event = step.value;
+      switch (event.type) {
+        case "node":
+          send("node", event.node);
+          break;
+        case "delta":
+          send("delta", { id: event.id, text: event.text, offset: event.offset });
+          break;
+        case "done":
+          send("done", { node: event.node });
+          break;
+        case "error":
+          send("error", { code: event.code, message: event.message, node: event.node });
+          break;
+      }
+      step = await events.next();
+    }
+  });
 }

@@ -1,8 +1,7 @@
 import { guarded } from "@/lib/http/guard";
 import { turnSchema } from "@/lib/http/schemas";
-import { turnResultResponse } from "@/lib/http/turn-response";
+import { turnEventStream, turnResultResponse } from "@/lib/http/turn-response";
 import { type RouteContext } from "@/lib/http/params";
-import { sseResponse } from "@/lib/http/sse";
 
 export const dynamic = "force-dynamic";
 
@@ -34,26 +33,6 @@ export function POST(req: Request, ctx: RouteContext<"id">) {
     // Validation and the first write happen before the first event: a rejected turn
     // answers a plain JSON error, not a stream.
     const first = await turn.next();
-    return sseResponse(async (send) => {
-      let step = first;
-      while (!step.done) {
-        const event = step.value;
-        switch (event.type) {
-          case "node":
-            send("node", event.node);
-            break;
-          case "delta":
-            send("delta", { id: event.id, text: event.text, offset: event.offset });
-            break;
-          case "done":
-            send("done", { node: event.node });
-            break;
-          case "error":
-            send("error", { code: event.code, message: event.message, node: event.node });
-            break;
-        }
-        step = await turn.next();
-      }
-    });
+    return turnEventStream(turn, first);
   });
 }

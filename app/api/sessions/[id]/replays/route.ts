@@ -1,0 +1,36 @@
+import { guarded } from "@/lib/http/guard";
+import { replaySchema } from "@/lib/http/schemas";
+import { replayResultResponse, turnEventStream } from "@/lib/http/turn-response";
+import { type RouteContext } from "@/lib/http/params";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Replays a reply (issue 22): its recorded prompt sent again, the answer a new sibling
+ * reply; HEAD does not move. The SSE form streams `node`, `delta`, then `done` or `error`,
+ * as a turn does; `"stream": false` answers the sealed reply (201 `{reply}`).
+ */
+export function POST(req: Request, ctx: RouteContext<"id">) {
+  return guarded(req, async ({ workspace, json, ownedSession }) => {
+    const sessionId = await ownedSession(ctx.params);
+    const input = await json(replaySchema);
+    const replay = workspace.replay({
+      sessionId,
+      nodeId: input.nodeId,
+      model: input.model,
+      expand: input.expand,
+      signal: req.signal,
+    });
+
+    if (!input.stream) {
+      let step = await replay.next();
+      while (!step.done) step = await replay.next();
+      return replayResultResponse(step.value);
+    }
+
+    // The reply, its provenance and the prompt's size are checked before the first event:
+    // a refused replay answers a plain JSON error, not a stream.
+    const first = await replay.next();
+    return turnEventStream(replay, first);
+  });
+}
