@@ -2,10 +2,12 @@
 // Next.js's request handler behind a plain Node HTTP server, for the two things `next start`
 // cannot do: refuse methods no route answers before Next builds a Request (undici throws on
 // TRACE and CONNECT, which became a 500), and tell the app which address the connection
-// came from (`x-spindle-peer`, overwriting anything a client sent), for sign-in throttling.
+// came from (`x-spindle-peer`, overwriting anything a client sent) — the only honest source
+// of the client's address; forwarded headers are kept only from SPINDLE_TRUSTED_PROXIES.
 import { createServer } from "node:http";
 import next from "next";
-import { parseConfig, ConfigError, type Config } from "../lib/config/env";
+import { parseConfig, ConfigError, normaliseAddress, type Config } from "../lib/config/env";
+import { FORWARDED_HEADERS, PEER_HEADER } from "../lib/http/client-address";
 import {
   ALLOWED_METHODS,
   isAllowedHost,
@@ -45,7 +47,13 @@ const server = createServer((req, res) => {
     res.end(JSON.stringify(misdirectedBody()));
     return;
   }
-  req.headers["x-spindle-peer"] = req.socket.remoteAddress ?? "";
+  const peer = req.socket.remoteAddress ?? "";
+  req.headers[PEER_HEADER] = peer;
+  // Forwarded headers count only from a trusted proxy ([R146]): from anyone else they are
+  // removed before Next sees them (its server-action Origin check reads X-Forwarded-Host).
+  if (!config.trustedProxies.includes(normaliseAddress(peer))) {
+    for (const name of FORWARDED_HEADERS) delete req.headers[name];
+  }
   void handle(req, res);
 });
 

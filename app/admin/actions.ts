@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { notFound } from "next/navigation";
-import { viewer } from "@/lib/server/page-auth";
+import { checkActionOrigin, viewer } from "@/lib/server/page-auth";
 import { services } from "@/lib/server/services";
 
 export interface AdminResult {
@@ -26,6 +26,8 @@ function isUserId(value: unknown): value is string {
 
 /** Only the admin reaches these; anyone else gets the not-found page. */
 async function requireAdmin() {
+  // A forged Origin is refused like an outsider: the not-found page.
+  await checkActionOrigin().catch(() => notFound());
   const actor = await viewer();
   if (!actor?.isAdmin || actor.via === "local" || actor.mustChangePassword) notFound();
 }

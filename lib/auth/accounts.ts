@@ -13,7 +13,7 @@ import { PASSWORD_LENGTH } from "./password-length";
 export interface AccountsDeps {
   readonly database: Database;
   readonly store: SessionStore;
-  readonly config: Pick<Config, "allowSignup" | "publicUrl">;
+  readonly config: Pick<Config, "allowSignup" | "publicUrl" | "trustedProxies">;
   /** Signs the session cookie; the same on every instance. */
   readonly secret: string;
 }
@@ -38,9 +38,7 @@ export function createAccounts(deps: AccountsDeps) {
     // refused every write whose Origin differs from it.
     trustedOrigins: (request) => {
       const origin = request?.headers.get("origin");
-      return request && origin && isOwnOrigin(origin, request, deps.config.publicUrl)
-        ? [origin]
-        : [];
+      return request && origin && isOwnOrigin(origin, request, deps.config) ? [origin] : [];
     },
     database: prismaAdapter(db, { provider: deps.database.kind }),
     session: { modelName: "authSession", expiresIn: SESSION_DAYS * 24 * 60 * 60 },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isLoopbackHost } from "../config/env";
+import { clientView, PEER_HEADER } from "../http/client-address";
 import { EngineError, type ErrorCode } from "../engine/errors";
 import { errorBody } from "../http/status";
 import { checkHost, checkJsonBody, checkOrigin, readBodyText } from "../http/edge";
@@ -30,18 +30,13 @@ const passwordChange = z
 const passwordReset = z.object({ userId: z.string().min(1).max(100) }).loose();
 
 /**
- * The client's address, used only to group sign-in failures: the connection's peer as
- * scripts/serve.ts recorded it, or — when that peer is a reverse proxy on this machine — the
- * address that proxy appended to `X-Forwarded-For` (the rightmost entry; a client can forge
- * the entries before it, never that one).
+ * The client's address, used only to group sign-in failures ([R146]): the connection's peer
+ * as scripts/serve.ts recorded it, or — when that peer is one of `SPINDLE_TRUSTED_PROXIES` —
+ * the client that proxy reports in `X-Forwarded-For`. A client's own `X-Forwarded-For` is
+ * never believed.
  */
-function addressOf(req: Request): string {
-  const peer = req.headers.get("x-spindle-peer") ?? "";
-  const forwarded = req.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
-  if (forwarded && (peer === "" || isLoopbackHost(peer.replace(/^::ffff:/, "")))) {
-    return forwarded;
-  }
-  return peer || "unknown";
+function addressOf(req: Request, trusted: readonly string[]): string {
+  return clientView(req.headers, req.headers.get(PEER_HEADER), trusted).address;
 }
 
 /** The catalogue code for a better-auth error answer that says nothing itself. */
@@ -129,10 +124,10 @@ export function authRoute(req: Request): Promise<Response> {
     if (req.method === "GET") return reshapeError(await accounts.handler(req));
     checkJsonBody(req);
     // Every account write comes from this server's pages (a forged sign-in is an attack too).
-    checkOrigin(req, "cookie", config.publicUrl);
+    checkOrigin(req, "cookie", config);
     const text = await readBodyText(req, AUTH_BODY_LIMIT);
     const body = parseJsonText(text);
-    const address = addressOf(req);
+    const address = addressOf(req, config.trustedProxies);
     let email: string | null = null;
     if (path === "/sign-up/email") {
       if (!config.allowSignup && (await database.db.user.count()) > 0) {

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -74,6 +75,18 @@ const schema = z.object({
     .optional(),
   SPINDLE_ALLOW_SIGNUP: flag.optional(),
   SPINDLE_PUBLIC_URL: httpUrl.optional(),
+  SPINDLE_TRUSTED_PROXIES: z
+    .string()
+    .trim()
+    .refine(
+      (v) =>
+        v
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .every((a) => isIP(a.replace(/^\[|\]$/g, "")) !== 0),
+      "must list IP addresses separated by commas (the reverse proxies in front of this server)",
+    )
+    .optional(),
   SPINDLE_AUTH_SECRET: z
     .string()
     .trim()
@@ -119,6 +132,11 @@ export interface Config {
   readonly allowSignup: boolean;
   /** The origin users type (behind a proxy or on a LAN address); its host is always allowed. */
   readonly publicUrl: string | undefined;
+  /**
+   * The reverse proxies whose `X-Forwarded-For`/`-Host`/`-Proto` are believed (normalised IP
+   * addresses); empty: the socket's peer is the client ([R146]).
+   */
+  readonly trustedProxies: readonly string[];
   /** Signs session cookies; when unset one is generated once and kept in the database. */
   readonly authSecret: string | undefined;
   /** Largest accepted JSON request body, and the larger cap of `POST /api/import`. */
@@ -126,6 +144,24 @@ export interface Config {
   readonly maxImportBytes: number;
   /** Most nodes one imported ledger may hold. */
   readonly maxImportNodes: number;
+}
+
+/** `::ffff:10.0.0.1` → `10.0.0.1`; lower case; `[::1]` → `::1`. */
+export function normaliseAddress(address: string): string {
+  const a = address
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
+  return a.startsWith("::ffff:") && isIP(a.slice(7)) === 4 ? a.slice(7) : a;
+}
+
+/** `SPINDLE_TRUSTED_PROXIES`: IP addresses separated by commas or spaces, normalised. */
+export function parseTrustedProxies(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(normaliseAddress);
 }
 
 /** Loopback addresses: the only ones single-user mode may listen on. */
@@ -192,6 +228,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     auth,
     allowSignup: e.SPINDLE_ALLOW_SIGNUP ?? false,
     publicUrl: e.SPINDLE_PUBLIC_URL?.replace(/\/+$/, ""),
+    trustedProxies: parseTrustedProxies(e.SPINDLE_TRUSTED_PROXIES),
     authSecret: e.SPINDLE_AUTH_SECRET,
     maxBodyBytes: e.SPINDLE_MAX_BODY_BYTES ?? 4 * 1024 * 1024,
     maxImportBytes: e.SPINDLE_MAX_IMPORT_BYTES ?? 64 * 1024 * 1024,

@@ -1,5 +1,6 @@
 import type { Config } from "../config/env";
 import { EngineError } from "../engine/errors";
+import { clientView, PEER_HEADER } from "./client-address";
 
 /**
  * The checks every request passes before anything reads a session (docs/security.md):
@@ -104,30 +105,45 @@ export function checkJsonBody(req: Request): void {
   }
 }
 
+/** What the Origin check needs of the configuration. */
+export type OriginConfig = Pick<Config, "publicUrl" | "trustedProxies">;
+
 /**
  * Whether `origin` is this server's own, compared in full — scheme, host and port ([R142]):
- * `SPINDLE_PUBLIC_URL`'s origin, or the origin the request was sent to (its `Host`, over
- * `http:` — this server speaks plain HTTP — unless `Host` is `SPINDLE_PUBLIC_URL`'s host,
- * whose scheme then says what a TLS-terminating proxy in front serves).
+ * `SPINDLE_PUBLIC_URL`'s origin, or the origin the request was sent to. That is its `Host`
+ * over `http:` (this server speaks plain HTTP) — or over `SPINDLE_PUBLIC_URL`'s scheme when
+ * `Host` is that URL's host — unless a trusted proxy ([R146]) says which host and scheme the
+ * client used (`X-Forwarded-Host`, `X-Forwarded-Proto`).
  */
-export function isOwnOrigin(origin: string, req: Request, publicUrl: string | undefined): boolean {
+export function isOwnOrigin(origin: string, req: Request, config: OriginConfig): boolean {
+  return isOwnOriginOf(origin, req.headers, config, requestHost(req));
+}
+
+/** {@link isOwnOrigin} from headers alone (server actions have no Request). */
+export function isOwnOriginOf(
+  origin: string,
+  headers: Headers,
+  config: OriginConfig,
+  fallbackHost = "",
+): boolean {
   let claimed: string;
   try {
     claimed = new URL(origin).origin;
   } catch {
     return false;
   }
-  const pub = publicUrl === undefined ? undefined : new URL(publicUrl);
+  if (claimed === "null") return false;
+  const pub = config.publicUrl === undefined ? undefined : new URL(config.publicUrl);
   if (pub !== undefined && claimed === pub.origin) return true;
-  const host = requestHost(req).toLowerCase();
-  const scheme = pub !== undefined && pub.host.toLowerCase() === host ? pub.protocol : "http:";
-  let direct: string;
+  const view = clientView(headers, headers.get(PEER_HEADER), config.trustedProxies);
+  const host = (view.host ?? fallbackHost).toLowerCase();
+  const scheme =
+    view.proto ?? (pub !== undefined && pub.host.toLowerCase() === host ? pub.protocol : "http:");
   try {
-    direct = new URL(`${scheme}//${host}`).origin;
+    return claimed === new URL(`${scheme}//${host}`).origin;
   } catch {
     return false;
   }
-  return claimed !== "null" && claimed === direct;
 }
 
 /**
@@ -139,7 +155,7 @@ export function isOwnOrigin(origin: string, req: Request, publicUrl: string | un
 export function checkOrigin(
   req: Request,
   ambient: "cookie" | "local" | "none",
-  publicUrl: string | undefined,
+  config: OriginConfig,
 ): void {
   if (!isStateChanging(req.method) || ambient === "none") return;
   const site = req.headers.get("sec-fetch-site");
@@ -151,7 +167,7 @@ export function checkOrigin(
     if (ambient === "cookie") throw new EngineError("cross_origin");
     return;
   }
-  if (!isOwnOrigin(origin, req, publicUrl)) throw new EngineError("cross_origin");
+  if (!isOwnOrigin(origin, req, config)) throw new EngineError("cross_origin");
 }
 
 /**

@@ -37,7 +37,7 @@ export function guarded(
     checkHost(req, s.config);
     checkJsonBody(req);
     const actor = await requireActor(req, s.authDeps);
-    checkOrigin(req, actor.via === "key" ? "none" : actor.via, s.config.publicUrl);
+    checkOrigin(req, actor.via === "key" ? "none" : actor.via, s.config);
     const limit = options.bodyLimit === "import" ? s.config.maxImportBytes : s.config.maxBodyBytes;
     const workspace = s.workspaceFor(actor);
     return fn({

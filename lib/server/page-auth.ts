@@ -2,6 +2,8 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { Actor } from "../auth/actor";
 import { signedInActor } from "../auth/authenticate";
+import { EngineError } from "../engine/errors";
+import { isOwnOriginOf } from "../http/edge";
 import type { Workspace } from "../dispatcher/workspace";
 import { services } from "./services";
 
@@ -31,4 +33,17 @@ export async function requireViewer(returnTo: string): Promise<Workspace> {
   }
   if (actor.mustChangePassword) redirect(PASSWORD_PAGE);
   return (await services()).workspaceFor(actor);
+}
+
+/**
+ * A server action's `Origin`, compared in full like the API's ([R142], [R146]): Next.js
+ * compares the host alone, and with `X-Forwarded-Host` from anyone.
+ */
+export async function checkActionOrigin(): Promise<void> {
+  const h = await headers();
+  const origin = h.get("origin");
+  const { config } = await services();
+  if (origin === null || !isOwnOriginOf(origin, h, config, h.get("host") ?? "")) {
+    throw new EngineError("cross_origin");
+  }
 }

@@ -2,7 +2,7 @@ import { requirePasswordChosen } from "../auth/actor";
 import { EngineError, type ErrorCode } from "../engine/errors";
 import type { Workspace } from "../dispatcher/workspace";
 import { toErrorBody } from "../http/respond";
-import { viewer } from "./page-auth";
+import { checkActionOrigin, viewer } from "./page-auth";
 import { services } from "./services";
 
 /**
@@ -22,6 +22,7 @@ export async function runAction<T>(
   fn: (workspace: Workspace) => Promise<T>,
 ): Promise<ActionResult<T>> {
   try {
+    await checkActionOrigin();
     const actor = await viewer();
     if (!actor) throw new EngineError("unauthenticated", "You are signed out; sign in again.");
     requirePasswordChosen(actor);

@@ -37,7 +37,7 @@ describeEachDatabase("[R76] accounts and ownership", (kind) => {
       "/api/auth/sign-in/email",
       { email, password },
       {
-        headers: { origin: ORIGIN, "x-forwarded-for": address },
+        headers: { origin: ORIGIN, "x-spindle-peer": address },
       },
     );
 

@@ -188,3 +188,79 @@ describeEachDatabase("[R145] an unreachable provider", (kind) => {
     expect(String(models.json["error"])).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
   });
 });
+
+describeEachDatabase("[R146] trusted proxies", (kind) => {
+  const PROXY = "10.9.9.9";
+  const spray = (count: number, headers: (i: number) => Record<string, string>) =>
+    Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        routes.call(
+          "POST",
+          "/api/auth/sign-in/email",
+          { email: `nobody-${i}@example.com`, password: "wrong password" },
+          { headers: { origin: ORIGIN, ...headers(i) } },
+        ),
+      ),
+    );
+  let routes: Routes;
+  useApp(
+    kind,
+    { SPINDLE_ALLOW_SIGNUP: "true", SPINDLE_TRUSTED_PROXIES: `${PROXY}, ::1` },
+    (app) => ({ routes } = app),
+  );
+
+  it("[R146] a client's own X-Forwarded-For is not believed: one socket is throttled as one address", async () => {
+    const tries = await spray(35, (i) => ({
+      "x-spindle-peer": "127.0.0.1",
+      "x-forwarded-for": `203.0.113.${i}`,
+    }));
+    const statuses = tries.map((r) => r.status);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(5);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(30);
+  });
+
+  it("[R146] behind a trusted proxy each forwarded client has its own bucket", async () => {
+    const tries = await spray(35, (i) => ({
+      "x-spindle-peer": `::ffff:${PROXY}`,
+      // What the client wrote, then what the proxy appended: only the latter counts.
+      "x-forwarded-for": `198.51.100.1, 192.0.2.${i}`,
+    }));
+    expect(tries.map((r) => r.status).filter((s) => s !== 401)).toEqual([]);
+  });
+
+  it("[R146] X-Forwarded-Host and -Proto decide the expected Origin only from a trusted proxy", async () => {
+    const first = await routes.call(
+      "POST",
+      "/api/auth/sign-up/email",
+      { email: "proxied@example.com", password: PASSWORD, name: "P" },
+      { headers: { origin: ORIGIN } },
+    );
+    expect(first.status, first.text).toBe(200);
+    const forwarded = {
+      cookie: cookieOf(first.headers),
+      origin: "https://chat.example.org",
+      "x-forwarded-host": "chat.example.org",
+      "x-forwarded-proto": "https",
+    };
+    const trusted = await routes.call(
+      "POST",
+      "/api/sessions",
+      { title: "via proxy" },
+      {
+        headers: { ...forwarded, "x-spindle-peer": PROXY },
+      },
+    );
+    expect(trusted.status, trusted.text).toBe(201);
+    for (const peer of ["127.0.0.1", "10.9.9.8", ""]) {
+      const spoofed = await routes.call(
+        "POST",
+        "/api/sessions",
+        { title: "spoofed" },
+        {
+          headers: { ...forwarded, "x-spindle-peer": peer },
+        },
+      );
+      expect(spoofed.status, peer).toBe(403);
+    }
+  });
+});

@@ -23,7 +23,7 @@ describeEachDatabase("[R202] passwords", (kind) => {
   const post = (path: string, body: unknown, headers: Record<string, string>) =>
     routes.call("POST", path, body, { headers: { origin: ORIGIN, ...headers } });
   const signIn = (email: string, password: string, address = "10.0.0.1") =>
-    post("/api/auth/sign-in/email", { email, password }, { "x-forwarded-for": address });
+    post("/api/auth/sign-in/email", { email, password }, { "x-spindle-peer": address });
   const browser = async (email: string, password: string, address?: string) => {
     const res = await signIn(email, password, address);
     expect(res.status, `${email} signs in`).toBe(200);
