@@ -12,6 +12,7 @@ import { cx, sameCard } from "./same-card";
 /** What the capsule says, folded or at the top of its frame: what it is, in words. */
 function CapsuleFace(props: {
   readonly turns: number;
+  readonly summaries: number;
   readonly tokensSaved: number;
   readonly text: string;
   readonly head: boolean;
@@ -19,7 +20,7 @@ function CapsuleFace(props: {
   return (
     <>
       <div className={s.capsuleHead}>
-        <span className={s.capsuleTitle}>{capsuleTitle(props.turns)}</span>
+        <span className={s.capsuleTitle}>{capsuleTitle(props.turns, props.summaries)}</span>
         {props.head && (
           <span className={s.tags}>
             <span
@@ -58,11 +59,16 @@ function CapsuleCardView({ id, data }: NodeProps<CapsuleNode>) {
       )}
       role="button"
       aria-expanded={false}
-      title="A summary. Click to see the original turns it stands in for (Space)"
+      title={
+        data.summaries > 0
+          ? "A summary of summaries. Click to see the summaries it stands in for (Space)"
+          : "A summary. Click to see the original turns it stands in for (Space)"
+      }
     >
       <Handle type="target" position={Position.Top} id={HANDLE.in} className={s.handle} />
       <CapsuleFace
         turns={data.turns}
+        summaries={data.summaries}
         tokensSaved={data.tokensSaved}
         text={data.text}
         head={data.head}
@@ -109,15 +115,22 @@ function FrameCardView({ id, data }: NodeProps<FrameNode>) {
       >
         <CapsuleFace
           turns={data.turns}
+          summaries={data.summaries}
           tokensSaved={data.tokensSaved}
           text={data.text}
           head={data.head}
         />
       </div>
       <div className={s.frameCaption} style={{ top: SIZE.framePad + SIZE.capsule.height + 5 }}>
-        <span title="Covered by the summary: a branch through here reads the summary instead of these">
-          ▾ The {data.turns} original turns
-        </span>
+        {data.summaries > 0 ? (
+          <span title="The summaries it stands in for: each one unfolds to its original turns">
+            ▾ The {data.summaries} summaries inside
+          </span>
+        ) : (
+          <span title="Covered by the summary: a branch through here reads the summary instead of these">
+            ▾ The {data.turns} original turns
+          </span>
+        )}
         <button
           type="button"
           className={cx(s.frameFold, "nodrag", "nopan")}

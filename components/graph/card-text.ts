@@ -31,6 +31,7 @@ export function savingText(tokensSaved: number): string {
 }
 
 /** What a capsule is, in words: "Summary of 14 earlier turns". */
-export function capsuleTitle(turns: number): string {
+export function capsuleTitle(turns: number, summaries = 0): string {
+  if (summaries > 0) return `Summary of ${summaries} summaries · ${turns} earlier turns`;
   return `Summary of ${turns} earlier ${turns === 1 ? "turn" : "turns"}`;
 }

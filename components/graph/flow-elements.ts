@@ -23,7 +23,6 @@ export const RAW_LABEL = "reads the originals";
 /** What every element builder needs to know beyond the card itself. */
 export interface ElementContext {
   readonly view: GraphView;
-  readonly capsule: CapsuleInfo | null;
   readonly marks: ProvenanceMarks | null;
 }
 
@@ -32,10 +31,22 @@ export function glowOf(id: NodeId, marks: ProvenanceMarks | null): Glow {
   return marks.glowing.has(id) ? "glow" : "dim";
 }
 
-/** The stand-in glows when the call read the summary — never for what it stands in for. */
-function standInGlow(marks: ProvenanceMarks | null): Glow {
+/**
+ * A stand-in glows when the call read its summary (or one nested under it) — never for what
+ * it stands in for.
+ */
+function standInGlow(capsule: CapsuleInfo, marks: ProvenanceMarks | null): Glow {
   if (marks === null) return null;
-  return marks.capsuleGlows ? "glow" : "dim";
+  const read =
+    marks.glowing.has(capsule.summary.id) || capsule.nested.some((id) => marks.glowing.has(id));
+  return read ? "glow" : "dim";
+}
+
+/** Reads folded inside this capsule (turns, or summaries now nested): they glow unfolded. */
+function readsInside(capsule: CapsuleInfo, marks: ProvenanceMarks | null): number {
+  if (marks === null || marks.insideCapsule.length === 0) return 0;
+  const inside = new Set<NodeId>([...capsule.turns, ...capsule.nested]);
+  return marks.insideCapsule.filter((id) => inside.has(id)).length;
 }
 
 export function turnNode(card: DrawNode, position: Point, ctx: ElementContext): TurnFlowNode {
@@ -74,14 +85,15 @@ export function capsuleNode(
     ...SIZE.capsule,
     data: {
       summaryId: capsule.summary.id,
-      turns: capsule.covered.length,
+      turns: capsule.turns.length,
+      summaries: capsule.nested.length > 0 ? capsule.covered.length : 0,
       tokensSaved: capsule.summary.tokensSaved ?? 0,
       text: firstLine(capsule.summary.content),
-      ports: at.map((i) => ({ id: HANDLE.port(i), at: (i + 0.5) / capsule.covered.length })),
+      ports: at.map((i) => ({ id: HANDLE.port(i), at: (i + 0.5) / capsule.turns.length })),
       spine: capsule.spine,
       head: capsule.head,
-      glow: standInGlow(marks),
-      readsInside: marks?.insideCapsule.length ?? 0,
+      glow: standInGlow(capsule, marks),
+      readsInside: readsInside(capsule, marks),
     },
   };
 }
@@ -97,12 +109,13 @@ export function frameNode(
     ...box,
     data: {
       summaryId: capsule.summary.id,
-      turns: capsule.covered.length,
+      turns: capsule.turns.length,
+      summaries: capsule.nested.length > 0 ? capsule.covered.length : 0,
       tokensSaved: capsule.summary.tokensSaved ?? 0,
       text: firstLine(capsule.summary.content),
       spine: capsule.spine,
       head: capsule.head,
-      glow: standInGlow(marks),
+      glow: standInGlow(capsule, marks),
     },
   };
 }

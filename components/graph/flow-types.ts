@@ -44,7 +44,10 @@ export type Port = {
 /** The folded active summary: it stands in for the covered nodes (graph.md, the capsule). */
 export type CapsuleData = {
   readonly summaryId: NodeId;
+  /** The real turns under it (through nesting). */
   readonly turns: number;
+  /** A nested summary: how many summaries it names (each a capsule of its own); else 0. */
+  readonly summaries: number;
   readonly tokensSaved: number;
   readonly text: string;
   readonly ports: readonly Port[];
@@ -58,11 +61,13 @@ export type CapsuleData = {
 
 /**
  * The expanded capsule: a frame whose top row is the capsule itself, where it was when
- * folded, and below it the covered nodes drawn in place (the originals).
+ * folded, and below it the covered nodes drawn in place (the originals) — or, for a nested
+ * summary, the capsules of the summaries it names.
  */
 export type FrameData = {
   readonly summaryId: NodeId;
   readonly turns: number;
+  readonly summaries: number;
   readonly tokensSaved: number;
   readonly text: string;
   readonly spine: boolean;

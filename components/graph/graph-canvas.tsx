@@ -130,17 +130,46 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const nodes = useMemo(() => shown.nodes.map(flowNodeOf), [shown]);
   const edges: GraphEdge[] = shown.edges;
 
-  const activeId = model?.activeSummaryId ?? null;
-  const summary = activeId === null ? undefined : rows.get(activeId);
-  const capsuleId =
-    summary?.covers_ids !== undefined && summary.covers_ids.length > 0 ? summary.id : null;
-  const capsuleExpanded = capsuleId !== null && expanded.has(capsuleId);
-  const covered = useMemo(() => new Set(summary?.covers_ids ?? []), [summary]);
+  // Each drawn stand-in and what it stands for (one capsule per active summary, [R249]): a
+  // node folded inside a capsule maps to that capsule; one drawn inside an unfolded frame
+  // (a turn, or a nested summary's inner capsule) to the frame holding it.
+  const standIns = useMemo(() => {
+    const foldedInto = new Map<NodeId, string>();
+    const framedIn = new Map<NodeId, NodeId>();
+    for (const card of cards.values()) {
+      if (card.type === "frame") {
+        for (const id of rows.get(card.data.summaryId)?.covers_ids ?? []) {
+          framedIn.set(id, card.data.summaryId);
+        }
+      }
+      if (card.type !== "capsule") continue;
+      const stack = [...(rows.get(card.data.summaryId)?.covers_ids ?? [])];
+      for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+        if (foldedInto.has(id)) continue;
+        foldedInto.set(id, card.id);
+        const inner = rows.get(id);
+        if (inner?.kind === "summary") stack.push(...(inner.covers_ids ?? []));
+      }
+    }
+    return { foldedInto, framedIn };
+  }, [cards, rows]);
   const cardOf = useCallback(
-    (id: NodeId): string | null =>
-      cards.has(id) ? id : capsuleId !== null && covered.has(id) ? capsuleId : null,
-    [cards, capsuleId, covered],
+    (id: NodeId): string | null => (cards.has(id) ? id : (standIns.foldedInto.get(id) ?? null)),
+    [cards, standIns],
   );
+  /** The summary whose capsule Space folds or unfolds from a selected node, if any. */
+  const capsuleFor = useCallback(
+    (id: NodeId): NodeId | null => {
+      const card = cards.get(id);
+      if (card?.type === "capsule" || card?.type === "frame") return card.data.summaryId;
+      const folding = standIns.foldedInto.get(id);
+      return folding !== undefined ? asNodeId(folding) : (standIns.framedIn.get(id) ?? null);
+    },
+    [cards, standIns],
+  );
+  const selectedCard = selectedId === null ? undefined : cards.get(selectedId);
+  const selectedStandIn =
+    selectedCard?.type === "capsule" || selectedCard?.type === "frame" ? selectedCard : null;
 
   const paneSize = useCallback(() => {
     const box = paneRef.current?.getBoundingClientRect();
@@ -173,7 +202,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     rows,
     headId,
     cardOf,
-    capsuleId,
+    capsuleFor,
     onCheckout: (id) => {
       view.attach();
       onCheckout(id);
@@ -319,14 +348,22 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
         <NodeDetail
           row={selected}
           head={selected.id === headId}
-          capsule={selected.id === capsuleId ? { expanded: capsuleExpanded } : null}
-          folded={capsuleId !== null && !capsuleExpanded && covered.has(selected.id)}
+          capsule={
+            selectedStandIn === null
+              ? null
+              : {
+                  expanded: selectedStandIn.type === "frame",
+                  turns: selectedStandIn.data.turns,
+                  summaries: selectedStandIn.data.summaries,
+                }
+          }
+          folded={standIns.foldedInto.has(selected.id)}
           onCheckout={(id) => {
             view.attach();
             onCheckout(id);
           }}
           onToggleCapsule={() => {
-            if (capsuleId !== null) toggleCapsule(capsuleId);
+            if (selectedStandIn !== null) toggleCapsule(selectedStandIn.data.summaryId);
           }}
           onCompare={startCompare}
           onReveal={(id) => {

@@ -37,8 +37,8 @@ interface Inner {
   readonly span: number;
 }
 
-function innerLayout(cards: readonly DrawNode[], cache: LayoutCache): Inner {
-  const placed = tidyTree(cards, (card) => ({ width: slotWidth(card), span: 1 }), cache);
+function innerLayout(cards: readonly DrawNode[], measure: Measure, cache: LayoutCache): Inner {
+  const placed = tidyTree(cards, measure, cache);
   const content = placed.maxX - placed.minX + 2 * SIZE.framePad;
   const width = Math.max(content, SIZE.frameMinWidth);
   // Centre narrow contents in the widened frame.
@@ -58,7 +58,8 @@ interface Emitter extends ElementContext {
   readonly edges: FlowEdge[];
   /** Cards without an incoming edge, left to right. */
   readonly roots: string[];
-  readonly inner: Inner | null;
+  /** Each frame's contents, laid out. */
+  readonly inners: ReadonlyMap<DrawNode, Inner>;
 }
 
 /**
@@ -79,7 +80,8 @@ function emit(
     if (item === undefined) continue;
     const { card, depth } = item;
     // The frame's top layer holds the capsule; the covered turns fill the layers below it.
-    const span = card.shape === "frame" && out.inner !== null ? out.inner.span + 1 : 1;
+    const inner = card.shape === "frame" ? out.inners.get(card) : undefined;
+    const span = inner === undefined ? 1 : inner.span + 1;
     for (let i = card.children.length - 1; i >= 0; i -= 1) {
       const child = card.children[i];
       if (child !== undefined) stack.push({ card: child, depth: depth + span, parent: card.id });
@@ -87,26 +89,35 @@ function emit(
     const x = placed.x.get(card) ?? 0;
     const top = depth * SIZE.row;
 
-    if (card.shape === "frame" && out.capsule !== null && out.inner !== null) {
+    if (inner !== undefined && card.capsule !== null) {
       // The capsule stays where it was folded (its top at this layer's top); the originals
-      // start one layer below it.
-      const left = Math.round(x + dx - out.inner.width / 2);
+      // (or, nested, the capsules of the summaries it names) start one layer below it.
+      const left = Math.round(x + dx - inner.width / 2);
+      // Emitted first, so the frame reaches below the tallest card of its last layer (a
+      // capsule, or a frame of a nested summary's); it is listed before them, so it is
+      // painted behind them.
+      const at = out.frames.length;
+      const cardsBefore = out.cards.length;
+      const innerDx = left + SIZE.framePad - inner.minX;
+      emit(inner.cards, inner.placed, depth + 1, innerDx, out);
+      let bottom = top + inner.span * SIZE.row + SIZE.turn.height;
+      for (const held of [...out.cards.slice(cardsBefore), ...out.frames.slice(at)]) {
+        bottom = Math.max(bottom, held.position.y + held.height);
+      }
       const box = {
         position: { x: left, y: top - SIZE.framePad },
-        width: out.inner.width,
-        height: out.inner.span * SIZE.row + SIZE.turn.height + 2 * SIZE.framePad,
+        width: inner.width,
+        height: bottom + SIZE.framePad - (top - SIZE.framePad),
       };
-      out.frames.push(frameNode(out.capsule, box, out.marks));
-      const innerDx = left + SIZE.framePad - out.inner.minX;
-      emit(out.inner.cards, out.inner.placed, depth + 1, innerDx, out);
+      out.frames.splice(at, 0, frameNode(card.capsule, box, out.marks));
       continue;
     }
 
     const size = cardSize(card);
     const left = Math.round(x + dx - slotWidth(card) / 2);
     const node =
-      card.shape === "capsule" && out.capsule !== null
-        ? capsuleNode(card, out.capsule, { x: left, y: top }, out.marks)
+      card.shape === "capsule" && card.capsule !== null
+        ? capsuleNode(card, card.capsule, { x: left, y: top }, out.marks)
         : turnNode(card, { x: left, y: top }, out);
     out.cards.push(node);
 
@@ -166,10 +177,11 @@ function emit(
 /**
  * The whole session DAG as React Flow nodes and edges (graph.md): a top-down tidy tree
  * (tidy-tree.ts, linear time), ROOT on top, siblings oldest left. Positions are a function of
- * the ledger, the expanded capsule and the relic toggle only — never of HEAD or the marks,
+ * the ledger, the expanded capsules and the relic toggle only — never of HEAD or the marks,
  * which change flags, not geometry. Side leaves sit in a row right of the card they hang
- * off. The expanded capsule is a frame several layers tall holding the covered turns; the
- * branches that leave them hang below it, as they hang below the folded capsule.
+ * off. An expanded capsule is a frame several layers tall holding the covered turns (a
+ * nested one: the capsules of the summaries it names, each of which may be a frame in
+ * turn); the branches that leave them hang below it, as they hang below the folded capsule.
  *
  * `cache` carries per-subtree layouts from the previous call (the canvas and the layout
  * worker keep one each): appending a node re-lays out only its card's ancestors.
@@ -180,29 +192,35 @@ export function layoutGraph(
   cache: LayoutCache = new LayoutCache(),
 ): GraphLayout {
   const drawn = drawTree(view, opts);
-  const frame = drawn.standIn?.shape === "frame" ? drawn.standIn : null;
+  const frames = drawn.standIns.filter((card) => card.shape === "frame");
   cache.begin();
-  const inner = frame === null ? null : innerLayout(frame.inner, cache);
-  const measure: Measure = (card) =>
-    card.shape === "frame" && inner !== null
-      ? { width: inner.width, span: inner.span + 1 }
-      : { width: slotWidth(card), span: 1 };
+  // Frames inside frames (a nested summary unfolded): the innermost are laid out first, so
+  // each frame claims its contents' extent.
+  const inners = new Map<DrawNode, Inner>();
+  const measure: Measure = (card) => {
+    const inner = card.shape === "frame" ? inners.get(card) : undefined;
+    return inner === undefined
+      ? { width: slotWidth(card), span: 1 }
+      : { width: inner.width, span: inner.span + 1 };
+  };
+  for (const frame of [...frames].reverse()) {
+    inners.set(frame, innerLayout(frame.inner, measure, cache));
+  }
 
   const out: Emitter = {
     view,
-    capsule: drawn.capsule,
     marks: opts.marks ?? null,
     frames: [],
     cards: [],
     sides: [],
     edges: [],
     roots: [],
-    inner,
+    inners,
   };
   emit(drawn.roots, tidyTree(drawn.roots, measure, cache), 0, 0, out);
   cache.end();
 
-  const frameNav = frame === null ? null : { id: frame.id, down: frame.inner[0]?.id ?? null };
+  const frameNav = frames.map((frame) => ({ id: frame.id, down: frame.inner[0]?.id ?? null }));
   return {
     // Frames first: React Flow paints later nodes on top, so a frame stays behind its cards.
     nodes: [...out.frames, ...out.cards, ...out.sides],

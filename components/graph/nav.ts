@@ -15,13 +15,13 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
  * arrows follow the active branch; elsewhere it takes the oldest child. `edges` must list
  * each card's children left to right, as the layout emits them. Linear.
  *
- * The expanded capsule's frame has no edges of its own: it stands between the segment's
- * parent and the segment's first turn.
+ * An expanded capsule's frame has no edges of its own: it stands between the segment's
+ * parent and the first card inside it.
  */
 export function buildNav(
   edges: readonly FlowEdge[],
   roots: readonly string[],
-  frame: { readonly id: string; readonly down: string | null } | null,
+  frames: readonly { readonly id: string; readonly down: string | null }[],
 ): Map<string, NavEntry> {
   const parentOf = new Map<string, string>();
   const children = new Map<string, string[]>();
@@ -51,7 +51,7 @@ export function buildNav(
   for (const [owner, list] of children) family(list, owner, false);
   for (const [owner, list] of sides) family(list, owner, true);
 
-  if (frame !== null) {
+  for (const frame of frames) {
     const up = frame.down === null ? null : (parentOf.get(frame.down) ?? null);
     nav.set(frame.id, { up, down: frame.down, left: null, right: null });
   }

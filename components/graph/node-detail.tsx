@@ -15,8 +15,15 @@ import { HEAD_TITLE } from "./turn-card";
 export interface NodeDetailProps {
   readonly row: GraphRow;
   readonly head: boolean;
-  /** The row is the active summary; `expanded` says whether its capsule is unfolded. */
-  readonly capsule: { readonly expanded: boolean } | null;
+  /**
+   * The row is a summary drawn as a capsule: whether it is unfolded, the real turns under it
+   * and (nested) how many summaries it names.
+   */
+  readonly capsule: {
+    readonly expanded: boolean;
+    readonly turns: number;
+    readonly summaries: number;
+  } | null;
   /** The row is folded inside the capsule, so the graph shows the capsule instead. */
   readonly folded: boolean;
   readonly onCheckout: (id: NodeId) => void;
@@ -96,7 +103,11 @@ export function NodeDetail(props: NodeDetailProps) {
             aria-expanded={capsule.expanded}
             onClick={props.onToggleCapsule}
           >
-            {capsule.expanded ? "Fold the originals" : "Show the original turns"}
+            {capsule.expanded
+              ? "Fold the originals"
+              : capsule.summaries > 0
+                ? "Show the summaries inside"
+                : "Show the original turns"}
           </button>
         )}
         {checkoutable && (
@@ -136,8 +147,8 @@ export function NodeDetail(props: NodeDetailProps) {
       <div className={p.detailBody}>
         {capsule !== null && (
           <p className={p.note}>
-            {capsuleTitle(row.covers_ids?.length ?? 0)}: on this branch the model reads it instead
-            of the original turns · {savingText(row.tokensSaved ?? 0)}
+            {capsuleTitle(capsule.turns, capsule.summaries)}: on this branch the model reads it
+            instead of the original turns · {savingText(row.tokensSaved ?? 0)}
           </p>
         )}
         {props.folded && (

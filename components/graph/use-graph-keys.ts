@@ -25,8 +25,8 @@ export interface GraphKeysInput {
   readonly headId: NodeId | null;
   /** The card that draws a node: itself, or the capsule that folds it; null if undrawn. */
   readonly cardOf: (id: NodeId) => string | null;
-  /** The active summary, when it has a capsule (folded or not). */
-  readonly capsuleId: NodeId | null;
+  /** The summary whose capsule Space folds or unfolds from a selected node, if any. */
+  readonly capsuleFor: (id: NodeId) => NodeId | null;
   readonly onCheckout: (id: NodeId) => void;
   readonly onFit: () => void;
   readonly onBackToHead: () => void;
@@ -46,7 +46,7 @@ export interface GraphKeysInput {
  */
 export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => void {
   const store = useSessionStoreApi();
-  const { nav, rows, headId, cardOf, capsuleId, onCheckout, onFit, reveal } = input;
+  const { nav, rows, headId, cardOf, capsuleFor, onCheckout, onFit, reveal } = input;
   const { onBackToHead, onToggleMinimap, onCompare } = input;
   return useCallback(
     (event: KeyboardEvent) => {
@@ -88,12 +88,12 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
         if (row.id !== headId) onCheckout(row.id);
         return;
       }
-      if (event.key === " " && capsuleId !== null && selected !== null) {
-        // Space on the capsule, its frame, or any turn it folds.
-        const covered = rows.get(capsuleId)?.covers_ids?.includes(selected) === true;
-        if (selected === capsuleId || covered) {
+      if (event.key === " " && selected !== null) {
+        // Space on a capsule, its frame, or anything it folds or holds.
+        const capsule = capsuleFor(selected);
+        if (capsule !== null) {
           event.preventDefault();
-          state.toggleCapsule(capsuleId);
+          state.toggleCapsule(capsule);
         }
       }
     },
@@ -103,7 +103,7 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
       rows,
       headId,
       cardOf,
-      capsuleId,
+      capsuleFor,
       onCheckout,
       onFit,
       reveal,

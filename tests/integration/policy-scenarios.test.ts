@@ -330,4 +330,66 @@ describeEachDatabase("[R253] the §8 scenario under each policy", (kind) => {
       ]);
     });
   }
+
+  it("[R253] switching policy rewrites no node and changes no rendering; the next compaction follows the new policy", async () => {
+    const { id, root } = await session("segmented");
+    const send = async (n: number) => {
+      for (let i = 0; i < n; i += 1) {
+        await dispatcher.runTurn({ sessionId: id, mode: "send", content: userMessage(i) });
+      }
+    };
+    const setPolicy = (policy: SummaryPolicy) =>
+      store.updateMeta(id, (m) => ({ ...m, settings: { ...m.settings, policy } }));
+    const everyRendering = async () => {
+      const nodes = await store.nodes(id);
+      const out: Record<string, NodeId[]> = {};
+      for (const n of nodes) {
+        if (n.kind === "summary" || n.kind === "notice") continue;
+        out[n.id] = await rendering(store, dispatcher, id, n.id);
+      }
+      return out;
+    };
+    await send(4);
+    const s1 = (await compactor.compact(await store.getSession(id))).summary as LedgerNode;
+    await send(3);
+    const s2 = (await compactor.compact(await store.getSession(id))).summary as LedgerNode;
+    await send(1);
+    expect(activeSummaryIds((await store.getSession(id)).meta)).toEqual([s1.id, s2.id]);
+    const nodesBefore = await store.nodes(id);
+    const before = await everyRendering();
+
+    // segmented → nested → rolling-single: the set and every rendering stay as they were.
+    for (const policy of ["nested", "rolling-single"] as const) {
+      await setPolicy(policy);
+      expect(activeSummaryIds((await store.getSession(id)).meta)).toEqual([s1.id, s2.id]);
+      expect(await everyRendering()).toEqual(before);
+      expect(await store.nodes(id)).toEqual(nodesBefore);
+    }
+
+    // Under rolling-single the next compaction absorbs the whole set into one summary of
+    // real turns, stored the rolling way; no earlier node changed.
+    await send(3);
+    const s3 = (await compactor.compact(await store.getSession(id))).summary as LedgerNode;
+    const meta = (await store.getSession(id)).meta;
+    expect(activeSummaryIds(meta)).toEqual([s3.id]);
+    expect(meta._last_summary_id).toBe(s3.id);
+    expect(meta._active_summary_ids).toBeUndefined();
+    expect(s3.predecessorId).toBe(root);
+    expect(s3.metadata.covers_summaries).toBeUndefined();
+    expect(s3.metadata["absorbed_summary_ids"]).toEqual([s1.id, s2.id]);
+    const covers = s3.metadata.covers_ids ?? [];
+    for (const c of [...(s1.metadata.covers_ids ?? []), ...(s2.metadata.covers_ids ?? [])]) {
+      expect(covers).toContain(c);
+    }
+    const after = new Map((await store.nodes(id)).map((n) => [n.id, n]));
+    for (const n of nodesBefore) expect(after.get(n.id)).toEqual(n);
+
+    // rolling → segmented starts the set with the current summary: the next one is added.
+    await setPolicy("segmented");
+    expect(await rendering(store, dispatcher, id)).toContain(s3.id);
+    await send(3);
+    const s4 = (await compactor.compact(await store.getSession(id))).summary as LedgerNode;
+    expect(activeSummaryIds((await store.getSession(id)).meta)).toEqual([s3.id, s4.id]);
+    expect((await rendering(store, dispatcher, id)).slice(0, 3)).toEqual([root, s3.id, s4.id]);
+  });
 });
