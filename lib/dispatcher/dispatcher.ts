@@ -68,6 +68,11 @@ export interface TurnInput {
   readonly targetId?: NodeId | undefined;
   /** This turn's model instead of the session's ("Retry with…"); the setting is unchanged. */
   readonly model?: string | undefined;
+  /**
+   * Several models at once ([R234]): one user node and one sibling reply per model, streamed
+   * concurrently; HEAD follows the first. A `send` only, without `model`.
+   */
+  readonly models?: readonly string[] | undefined;
   readonly signal?: AbortSignal | undefined;
   /** Which sessions the model's `send_message` may reach (the Workspace's ownership check). */
   readonly mayReach?: ((id: SessionId) => Promise<boolean>) | undefined;
@@ -113,6 +118,8 @@ export type BranchDeleted = SessionRecord & { readonly removed: readonly NodeId[
 export interface TurnResult {
   readonly user: LedgerNode | null;
   readonly reply: LedgerNode;
+  /** A turn of several models: every reply, in the order the models were named. */
+  readonly replies?: readonly LedgerNode[];
 }
 
 /**
@@ -161,6 +168,13 @@ export class Dispatcher {
       input.mode === "retry"
         ? undefined
         : validateContent(input.content ?? "", this.deps.config.maxMessageChars);
+    const several = input.models !== undefined && input.models.length > 0;
+    if (several && (input.mode !== "send" || input.model !== undefined)) {
+      throw new EngineError(
+        "invalid_request",
+        "Several models answer a new message only (mode send), and `models` replaces `model`.",
+      );
+    }
     const lookup = await this.prefetch(session, [input.parentId, input.targetId]);
     const plan = planTurn({
       sessionId: session.id,
@@ -172,7 +186,7 @@ export class Dispatcher {
       turnInProgress: await store.hasLiveStream(session.id),
       getNode: (id) => lookup.get(id),
     });
-    const model = this.modelOf(session, input.model);
+    const model = this.modelOf(session, input.models?.[0] ?? input.model);
     const writer = this.writer(session.id, true, model);
 
     let user: LedgerNode | null = null;
@@ -215,6 +229,9 @@ export class Dispatcher {
       yield { type: "node", node: leanNode(user) };
       replyParent = user.id;
     }
+    if (several && user !== null && opened !== undefined) {
+      return yield* this.severalReplies(session, input, user, opened, writer, compactedThisTurn);
+    }
     const agent = this.agentContext(session, model, writer, input.signal, input.mayReach);
     // A turn that may call tools holds the session from its first reply to its last.
     const leave = agent.tools ? this.loops.enter(session.id) : () => undefined;
@@ -245,6 +262,46 @@ export class Dispatcher {
     } finally {
       leave();
     }
+  }
+
+  /**
+   * The replies of a turn of several models ([R234]): the first on the claimed placeholder
+   * (HEAD follows it), the others opened head-neutral under the same user node, rendered
+   * from the same meta — so every prompt, and every `reads`, is the same. They stream
+   * concurrently; their events interleave. No function tools: each reply is one answer.
+   */
+  private async *severalReplies(
+    session: SessionRecord,
+    input: TurnInput,
+    user: LedgerNode,
+    opened: NonNullable<ReplyOptions["opened"]>,
+    writer: TurnWriter,
+    compactedThisTurn: boolean,
+  ): AsyncGenerator<TurnEvent, TurnResult> {
+    const claimed = { ...session, meta: opened.meta };
+    const common = {
+      store: this.deps.store,
+      provider: this.deps.providers.chat,
+      session: claimed,
+      parentId: user.id,
+      signal: input.signal,
+      compaction: this.deps.compaction,
+      compactedThisTurn,
+      flushMs: this.deps.flushMs ?? 250,
+      keepAliveMs: this.deps.keepAliveMs ?? 5_000,
+    };
+    const models = (input.models ?? []).map((m) => this.modelOf(session, m));
+    const streams = models.map((model, i) =>
+      streamReply({
+        ...common,
+        model,
+        ...(i === 0 ? { writer, opened } : { writer: this.writer(session.id, false, model) }),
+      }),
+    );
+    const replies = yield* interleave(streams);
+    const first = replies[0] as LedgerNode;
+    this.deps.titler?.afterReply(session, first);
+    return { user, reply: first, replies };
   }
 
   private get loops(): AgentLoops {
@@ -595,6 +652,45 @@ export class Dispatcher {
     const preds = first.flatMap((n) => (n.predecessorId ? [n.predecessorId] : []));
     const second = await this.deps.store.nodesById(session.id, preds, { final: true });
     return new Map([...first, ...second].map((n) => [n.id, n] as const));
+  }
+}
+
+/**
+ * Runs several generators at once, yielding each event as it comes; answers their results in
+ * their order. A generator that throws fails the whole; the others are then finished in the
+ * background (each seals its own reply).
+ */
+async function* interleave<T, R>(gens: readonly AsyncGenerator<T, R>[]): AsyncGenerator<T, R[]> {
+  const results = new Array<R>(gens.length);
+  const pull = (i: number) =>
+    (gens[i] as AsyncGenerator<T, R>).next().then((step) => ({ i, step }));
+  const pending = new Map(gens.map((_, i) => [i, pull(i)] as const));
+  try {
+    while (pending.size > 0) {
+      const { i, step } = await Promise.race(pending.values());
+      if (step.done) {
+        results[i] = step.value;
+        pending.delete(i);
+      } else {
+        pending.set(i, pull(i));
+        yield step.value;
+      }
+    }
+  } finally {
+    for (const [i, p] of pending) void drain(p, gens[i] as AsyncGenerator<T, R>);
+  }
+  return results;
+}
+
+async function drain<T, R>(
+  next: Promise<{ step: IteratorResult<T, R> }>,
+  gen: AsyncGenerator<T, R>,
+): Promise<void> {
+  try {
+    let { step } = await next;
+    while (!step.done) step = await gen.next();
+  } catch {
+    // Its reply is sealed by its own finally; nothing is waiting for the error.
   }
 }
 

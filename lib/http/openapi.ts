@@ -790,7 +790,15 @@ export const openApiDocument = {
       TurnResult: {
         type: "object",
         required: ["user", "reply"],
-        properties: { user: { oneOf: [ref("Node"), { type: "null" }] }, reply: ref("Node") },
+        properties: {
+          user: { oneOf: [ref("Node"), { type: "null" }] },
+          reply: ref("Node"),
+          replies: {
+            type: "array",
+            items: ref("Node"),
+            description: "A turn of several models: every reply, in the order of `models`",
+          },
+        },
       },
       SummaryAudit: fromZod(summaryAuditSchema, "output"),
       CompactResult: {

@@ -93,6 +93,15 @@ export const turnSchema = z.object({
   targetId: nodeIdField.optional(),
   stream: z.boolean().default(true),
   model: modelName().optional().describe("This turn's model (default: the session's)"),
+  models: z
+    .array(modelName())
+    .min(2, "Name 2 to 4 models.")
+    .max(4, "Name 2 to 4 models.")
+    .refine((names) => new Set(names).size === names.length, "Name each model once.")
+    .optional()
+    .describe(
+      "Ask several models at once (2–4, no duplicates): one reply each, side by side; HEAD follows the first",
+    ),
 });
 
 /**

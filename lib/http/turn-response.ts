@@ -12,19 +12,24 @@ import { sseResponse } from "./sse";
 export function turnResultResponse(result: {
   user: LedgerNode | null;
   reply: LedgerNode;
+  replies?: readonly LedgerNode[] | undefined;
 }): Response {
+  // A turn of several models fails only when every reply did: the others are its answer.
+  const replies = result.replies ?? [result.reply];
+  const several = result.replies ? { replies: result.replies } : {};
   const error = result.reply.metadata.error;
-  if (result.reply.status === "error" && error) {
+  if (result.reply.status === "error" && error && replies.every((r) => r.status === "error")) {
     return Response.json(
       {
         error: { code: error.code, message: error.message },
         user: result.user,
         reply: result.reply,
+        ...several,
       },
       { status: httpStatusOf(error.code as ErrorCode) },
     );
   }
-  return Response.json({ user: result.user, reply: result.reply });
+  return Response.json({ user: result.user, reply: result.reply, ...several });
 }
 
 /** The JSON answer of a finished replay: `{reply}`, or the error's status with `{error, reply}`. */

@@ -21,6 +21,7 @@ export function POST(req: Request, ctx: RouteContext<"id">) {
       parentId: input.parentId,
       targetId: input.targetId,
       model: input.model,
+      models: input.models,
       signal: req.signal,
     });
 
