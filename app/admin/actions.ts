@@ -60,10 +60,13 @@ export async function createUserAction(
 export async function setDisabledAction(userId: string, disabled: boolean): Promise<AdminResult> {
   await requireAdmin();
   if (!isUserId(userId) || typeof disabled !== "boolean") return INVALID;
-  const { accounts } = await services();
+  const { accounts, gate } = await services();
   try {
-    if (disabled) await accounts.api.banUser({ body: { userId }, headers: await headers() });
-    else await accounts.api.unbanUser({ body: { userId }, headers: await headers() });
+    if (disabled) {
+      await accounts.api.banUser({ body: { userId }, headers: await headers() });
+      // Its running turns and open streams stop, on every instance ([R147]).
+      gate.revoke({ ownerId: userId });
+    } else await accounts.api.unbanUser({ body: { userId }, headers: await headers() });
   } catch (e) {
     return { ok: false, message: messageOf(e) };
   }

@@ -622,6 +622,8 @@ export function createSessionStore(init: {
             return true;
           case "session_changed":
             return true;
+          case "access_revoked":
+            return false;
         }
       },
     };

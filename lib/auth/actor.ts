@@ -14,6 +14,11 @@ export interface Actor {
    * send them to choose one and every other cookie request is `password_change_required`.
    */
   readonly mustChangePassword?: boolean;
+  /**
+   * The credential the request came with — `session:<id>` (a sign-in) or `key:<id>` — so
+   * revoking it stops what it started ([R147]). Absent in single-user mode.
+   */
+  readonly credential?: string;
 }
 
 /** The one owner of single-user mode (`SPINDLE_AUTH=off`). */
@@ -35,8 +40,10 @@ export function accountActor(
     mustChangePassword?: boolean | null | undefined;
   },
   via: "cookie" | "key",
+  credential?: string,
 ): Actor {
   return {
+    ...(credential === undefined ? {} : { credential }),
     ownerId: asOwnerId(user.id),
     via,
     isAdmin: user.role === "admin",

@@ -27,6 +27,7 @@ const passwordChange = z
       ),
   })
   .loose();
+const bannedUser = z.object({ userId: z.string().min(1).max(100) }).loose();
 const passwordReset = z.object({ userId: z.string().min(1).max(100) }).loose();
 
 /**
@@ -115,7 +116,7 @@ function tooMany(what: string, wait: number): Response {
  */
 export function authRoute(req: Request): Promise<Response> {
   return handle(async () => {
-    const { accounts, config, throttle, database } = await services();
+    const { accounts, config, throttle, database, gate } = await services();
     checkHost(req, config);
     const path = new URL(req.url).pathname.slice(BASE.length);
     if (!ENDPOINTS.has(`${req.method} ${path}`)) {
@@ -146,6 +147,9 @@ export function authRoute(req: Request): Promise<Response> {
     } else if (path === "/admin/set-user-password") {
       return setUserPassword(req, body, text);
     }
+    // A sign-out ends what this sign-in started; a ban everything of the account ([R147]).
+    const signingOut =
+      path === "/sign-out" ? await accounts.api.getSession({ headers: req.headers }) : null;
     const forwarded = new Request(req.url, {
       method: req.method,
       headers: req.headers,
@@ -153,6 +157,16 @@ export function authRoute(req: Request): Promise<Response> {
     });
     const res = await accounts.handler(forwarded);
     if (email !== null && res.ok) await throttle.succeeded(email, address);
+    if (res.ok && signingOut) {
+      gate.revoke({
+        ownerId: signingOut.user.id,
+        credentials: [`session:${signingOut.session.id}`],
+      });
+    }
+    if (res.ok && path === "/admin/ban-user") {
+      const banned = bannedUser.safeParse(body);
+      if (banned.success) gate.revoke({ ownerId: banned.data.userId });
+    }
     return reshapeError(res);
   });
 }
@@ -172,7 +186,7 @@ function withBody(req: Request, body: unknown): Request {
  * password an admin set is no longer temporary afterwards.
  */
 async function changePassword(req: Request, body: unknown, address: string): Promise<Response> {
-  const { accounts, throttle, database } = await services();
+  const { accounts, throttle, database, gate } = await services();
   // Checked before a point is taken: a malformed request says nothing about the password.
   const parsed = passwordChange.safeParse(body);
   if (!parsed.success) {
@@ -205,6 +219,11 @@ async function changePassword(req: Request, body: unknown, address: string): Pro
       where: { id: signedIn.user.id },
       data: { mustChangePassword: false },
     });
+    // The other devices' sign-ins ended: so does what they were running ([R147]).
+    gate.revoke({
+      ownerId: signedIn.user.id,
+      cookiesExcept: [`session:${signedIn.session.id}`],
+    });
   }
   return reshapeError(res);
 }
@@ -215,7 +234,7 @@ async function changePassword(req: Request, body: unknown, address: string): Pro
  * admin changes their own password with the current one, never through this.
  */
 async function setUserPassword(req: Request, body: unknown, text: string): Promise<Response> {
-  const { accounts, database } = await services();
+  const { accounts, database, gate } = await services();
   const parsed = passwordReset.safeParse(body);
   if (!parsed.success) throw new EngineError("invalid_request", "Send {userId, newPassword}.");
   const signedIn = await accounts.api.getSession({ headers: req.headers });
@@ -231,6 +250,7 @@ async function setUserPassword(req: Request, body: unknown, text: string): Promi
     const { userId } = parsed.data;
     await database.db.user.update({ where: { id: userId }, data: { mustChangePassword: true } });
     await accounts.api.revokeUserSessions({ body: { userId }, headers: req.headers });
+    gate.revoke({ ownerId: userId, cookiesExcept: [] });
   }
   return reshapeError(res);
 }

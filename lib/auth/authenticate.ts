@@ -44,7 +44,7 @@ export async function authenticate(req: Request, deps: AuthenticateDeps): Promis
     }
     const user = await deps.findUser(owner.userId);
     if (!user || user.banned) throw new EngineError("unauthenticated", "This account is disabled.");
-    return accountActor(user, "key");
+    return accountActor(user, "key", `key:${owner.keyId}`);
   }
   return signedInActor(req.headers, deps);
 }
@@ -62,7 +62,7 @@ export async function signedInActor(
     mustChangePassword?: boolean | null;
   };
   if (user.banned) return null;
-  return accountActor(user, "cookie");
+  return accountActor(user, "cookie", `session:${signedIn.session.id}`);
 }
 
 /**

@@ -15,7 +15,19 @@ export type SessionEvent =
   | OnChannel<EngineEvent>
   | { readonly type: "node_changed"; readonly id: NodeId }
   | { readonly type: "nodes_removed"; readonly ids: readonly NodeId[] }
-  | { readonly type: "session_changed" };
+  | { readonly type: "session_changed" }
+  /**
+   * Only on the reserved revocations channel, never a session's: an account's access (or
+   * some of its credentials) was revoked; every instance aborts that work (lib/auth).
+   */
+  | {
+      readonly type: "access_revoked";
+      readonly revocation: {
+        readonly ownerId: string;
+        readonly credentials?: readonly string[];
+        readonly cookiesExcept?: readonly string[];
+      };
+    };
 
 export type SessionEventListener = (event: SessionEvent) => void;
 

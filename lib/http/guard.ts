@@ -20,6 +20,12 @@ export interface GuardedRequest {
    * before the body or query is read, so someone else's session never answers 400.
    */
   ownedSession(params: Promise<{ id: string }>): Promise<SessionId>;
+  /**
+   * Registers long-running work (a turn, an event stream): the signal aborts when the
+   * client goes or when the actor's credential is revoked ([R147]); call `release` when
+   * the work ends.
+   */
+  track(): { readonly signal: AbortSignal; readonly release: () => void };
 }
 
 /**
@@ -45,6 +51,8 @@ export function guarded(
       workspace,
       services: s,
       json: (schema) => readJson(req, schema, limit),
+      track: () =>
+        s.gate.track({ ownerId: actor.ownerId, credential: actor.credential ?? null }, req.signal),
       ownedSession: async (params) => {
         const id = sessionIdParam((await params).id);
         await workspace.own(id);

@@ -45,6 +45,21 @@ export function replayResultResponse(reply: LedgerNode): Response {
 }
 
 /**
+ * `work` that calls `release` once it has ended — finished, thrown or returned early — so
+ * long-running work registered with the account gate ([R147]) leaves it.
+ */
+export async function* releasing<T, R>(
+  work: AsyncGenerator<T, R>,
+  release: () => void,
+): AsyncGenerator<T, R> {
+  try {
+    return yield* work;
+  } finally {
+    release();
+  }
+}
+
+/**
  * The SSE form of a turn or a replay: `node`, `delta`, then `done` or `error` per reply,
  * from `first` (already taken: a refused request answers plain JSON) to the generator's end.
  */

@@ -3,6 +3,7 @@ import { config, resetConfig, type Config } from "../config/env";
 import { openDatabase, type Database } from "../db/client";
 import { claimSqliteFile } from "../db/single-process";
 import { Dispatcher } from "../dispatcher/dispatcher";
+import { AccountGate } from "../auth/account-gate";
 import { LocalBus } from "../events/local-bus";
 import { PgBus } from "../events/pg-bus";
 import type { EventBus } from "../events/session-event";
@@ -40,6 +41,8 @@ export interface Services {
   readonly keys: ApiKeyStore;
   readonly throttle: SignInThrottle;
   readonly authDeps: AuthenticateDeps;
+  /** Running turns and open streams by credential, so a revocation stops them ([R147]). */
+  readonly gate: AccountGate;
   /** The dispatcher as one account sees it (the ownership guard). */
   workspaceFor(actor: Actor): Workspace;
 }
@@ -165,6 +168,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     keys,
     throttle: new SignInThrottle(),
     authDeps,
+    gate: new AccountGate(bus),
     workspaceFor: (actor) => new Workspace(workspaceDeps, actor),
   };
 }
@@ -183,6 +187,7 @@ export async function closeServices(): Promise<void> {
   const s = await built.catch(() => null);
   // A title still being written needs the database for its last write.
   await s?.titler.idle();
+  s?.gate.close();
   await s?.bus.close();
   await s?.database.close();
   await s?.release();

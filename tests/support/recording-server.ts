@@ -56,6 +56,8 @@ export interface RecordingServer {
    * SSE error and ends. Returns how many streams were interrupted.
    */
   interrupt(mode: "destroy" | "error_event"): number;
+  /** How many streams are hanging open right now (a client that closes one leaves). */
+  hanging(): number;
   /** Forgets requests and queued behaviours. */
   reset(): void;
   close(): Promise<void>;
@@ -243,6 +245,7 @@ export async function startRecordingServer(
       return new Promise((resolve) => waiters.push({ n, resolve }));
     },
     interrupt,
+    hanging: () => open.size,
     reset() {
       requests.length = 0;
       queue.length = 0;

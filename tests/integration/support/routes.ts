@@ -114,6 +114,30 @@ export class Routes {
     } satisfies CallResult;
   }
 
+  /**
+   * Calls a route like {@link call} but answers the Response itself, unread: for event
+   * streams a test reads (or abandons) as it goes.
+   */
+  async raw(
+    method: Method,
+    url: string,
+    options: { headers?: Record<string, string>; body?: unknown } = {},
+  ): Promise<Response> {
+    const [template, params] = this.match(url.split("?")[0] ?? "");
+    const handler = this.modules.get(template)?.[method];
+    if (!handler) throw new Error(`${method} ${template} is not routed`);
+    const init: RequestInit = {
+      method,
+      headers: {
+        host: new URL(ORIGIN).host,
+        "content-type": "application/json",
+        ...options.headers,
+      },
+    };
+    if (options.body !== undefined) init.body = JSON.stringify(options.body);
+    return handler(new Request(`${ORIGIN}${url}`, init), { params: Promise.resolve(params) });
+  }
+
   private match(pathname: string): [string, Record<string, string | string[]>] {
     for (const template of this.modules.keys()) {
       const catchAll = /\{\.\.\.(\w+)\}|\[\.\.\.(\w+)\]/.exec(template);

@@ -1,4 +1,5 @@
 import { guarded } from "@/lib/http/guard";
+import { releasing } from "@/lib/http/turn-response";
 import { type RouteContext } from "@/lib/http/params";
 import { auditRequestSchema, auditsQuerySchema } from "@/lib/http/schemas";
 import { sseResponse } from "@/lib/http/sse";
@@ -19,16 +20,21 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
  * the request stops the audit; nothing is stored then.
  */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, json, ownedSession }) => {
+  return guarded(req, async ({ workspace, json, ownedSession, track }) => {
     const sessionId = await ownedSession(ctx.params);
     const input = await json(auditRequestSchema);
-    const run = workspace.audit(sessionId, {
-      summaryId: input.summaryId,
-      mode: input.mode,
-      model: input.model,
-      judgeModel: input.judgeModel,
-      signal: req.signal,
-    });
+    // A revoked sign-in or key (or a disabled account) stops it like Stop ([R147]).
+    const work = track();
+    const run = releasing(
+      workspace.audit(sessionId, {
+        summaryId: input.summaryId,
+        mode: input.mode,
+        model: input.model,
+        judgeModel: input.judgeModel,
+        signal: work.signal,
+      }),
+      work.release,
+    );
     // Ownership, the summary and the originals' size are checked before the first event:
     // a refused audit answers a plain JSON error, not a stream.
     const first = await run.next();

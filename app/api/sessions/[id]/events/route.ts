@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 /** The session channel: every event of the session, from this and other instances. */
 export function GET(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace }) => {
+  return guarded(req, async ({ workspace, track }) => {
     const id = sessionIdParam((await ctx.params).id);
     // Subscribing checks ownership, so a refused channel answers a JSON 404, not a stream.
     const events: { type: string }[] = [];
@@ -20,13 +20,16 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
           send("ready", { sessionId: id });
           forward = (event) => send(event.type, event);
           for (const event of events.splice(0)) forward(event);
+          // Ends when the client goes, or when its sign-in or key is revoked ([R147]).
+          const work = track();
           const stop = () => {
             unsubscribe();
+            work.release();
             resolve();
           };
           // The client may have gone while the session was being checked.
-          if (req.signal.aborted) stop();
-          else req.signal.addEventListener("abort", stop, { once: true });
+          if (work.signal.aborted) stop();
+          else work.signal.addEventListener("abort", stop, { once: true });
         }),
     );
   });

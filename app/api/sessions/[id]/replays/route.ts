@@ -1,6 +1,6 @@
 import { guarded } from "@/lib/http/guard";
 import { replaySchema } from "@/lib/http/schemas";
-import { replayResultResponse, turnEventStream } from "@/lib/http/turn-response";
+import { replayResultResponse, turnEventStream, releasing } from "@/lib/http/turn-response";
 import { type RouteContext } from "@/lib/http/params";
 
 export const dynamic = "force-dynamic";
@@ -11,16 +11,21 @@ export const dynamic = "force-dynamic";
  * as a turn does; `"stream": false` answers the sealed reply (201 `{reply}`).
  */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, json, ownedSession }) => {
+  return guarded(req, async ({ workspace, json, ownedSession, track }) => {
     const sessionId = await ownedSession(ctx.params);
     const input = await json(replaySchema);
-    const replay = workspace.replay({
-      sessionId,
-      nodeId: input.nodeId,
-      model: input.model,
-      expand: input.expand,
-      signal: req.signal,
-    });
+    // A revoked sign-in or key (or a disabled account) stops it like Stop ([R147]).
+    const work = track();
+    const replay = releasing(
+      workspace.replay({
+        sessionId,
+        nodeId: input.nodeId,
+        model: input.model,
+        expand: input.expand,
+        signal: work.signal,
+      }),
+      work.release,
+    );
 
     if (!input.stream) {
       let step = await replay.next();

@@ -6,11 +6,16 @@ export const dynamic = "force-dynamic";
 
 /** Spawns a same-session sub-agent turn; HEAD moves only by the caller's own rules. */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, json, ownedSession }) => {
+  return guarded(req, async ({ workspace, json, ownedSession, track }) => {
     const id = await ownedSession(ctx.params);
     const { prompt, callerId } = await json(taskSchema);
-    return Response.json(
-      await workspace.spawn({ sessionId: id, prompt, callerId, signal: req.signal }),
-    );
+    const work = track();
+    try {
+      return Response.json(
+        await workspace.spawn({ sessionId: id, prompt, callerId, signal: work.signal }),
+      );
+    } finally {
+      work.release();
+    }
   });
 }

@@ -1,6 +1,6 @@
 import { guarded } from "@/lib/http/guard";
 import { turnSchema } from "@/lib/http/schemas";
-import { turnEventStream, turnResultResponse } from "@/lib/http/turn-response";
+import { turnEventStream, turnResultResponse, releasing } from "@/lib/http/turn-response";
 import { type RouteContext } from "@/lib/http/params";
 
 export const dynamic = "force-dynamic";
@@ -11,19 +11,24 @@ export const dynamic = "force-dynamic";
  * reply is sealed `interrupted` with the text streamed so far.
  */
 export function POST(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, json, ownedSession }) => {
+  return guarded(req, async ({ workspace, json, ownedSession, track }) => {
     const sessionId = await ownedSession(ctx.params);
     const input = await json(turnSchema);
-    const turn = workspace.turn({
-      sessionId,
-      mode: input.mode,
-      content: input.content,
-      parentId: input.parentId,
-      targetId: input.targetId,
-      model: input.model,
-      models: input.models,
-      signal: req.signal,
-    });
+    // A revoked sign-in or key (or a disabled account) stops it like Stop ([R147]).
+    const work = track();
+    const turn = releasing(
+      workspace.turn({
+        sessionId,
+        mode: input.mode,
+        content: input.content,
+        parentId: input.parentId,
+        targetId: input.targetId,
+        model: input.model,
+        models: input.models,
+        signal: work.signal,
+      }),
+      work.release,
+    );
 
     if (!input.stream) {
       let step = await turn.next();
