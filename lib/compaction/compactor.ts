@@ -31,7 +31,9 @@ import { lookupModel } from "../llm/model-registry";
 import type { SessionStore } from "../store/session-store";
 import { loadView, type HeadView } from "../view/head-view";
 import type { TurnCompaction } from "./turn-compaction";
-import { summarizeInChunks } from "./summarize-in-chunks";
+import { SUMMARIZER_PROMPT_TOKENS, summarizeInChunks } from "./summarize-in-chunks";
+import { attachmentTextForSummary } from "../view/attach-files";
+import { truncateToTokens } from "../llm/tokens";
 import { summaryBudgetOf } from "./summary-budget";
 
 export interface CompactorDeps {
@@ -291,6 +293,28 @@ export class Compactor implements TurnCompaction {
     }
   }
 
+  /** What the summariser reads of the covered messages' attachments (R268). */
+  private async attachmentTextOf(
+    session: SessionRecord,
+    plan: CompactionWork,
+    perFileTokens: number,
+    model: string,
+  ): Promise<Map<NodeId, string>> {
+    const out = new Map<NodeId, string>();
+    for (const message of plan.covered) {
+      if (!message.attachments || message.attachments.length === 0) continue;
+      out.set(
+        message.id,
+        await attachmentTextForSummary(
+          message.attachments,
+          (hashes) => this.deps.store.blobs(session.id, hashes),
+          (text) => truncateToTokens(text, perFileTokens, model),
+        ),
+      );
+    }
+    return out;
+  }
+
   /** Summarises a plan, checks the result, and lands it under the plan's compare-and-swap. */
   private async summarizeAndPersist(
     session: SessionRecord,
@@ -300,10 +324,18 @@ export class Compactor implements TurnCompaction {
   ): Promise<Persisted> {
     const model = this.deps.providers.summaryModel;
     const window = lookupModel(model).contextWindow;
+    const summarizerWindow = this.deps.serverWindow ?? window;
+    const attachmentText = await this.attachmentTextOf(
+      session,
+      plan,
+      Math.max(64, Math.floor((summarizerWindow - SUMMARIZER_PROMPT_TOKENS) / 4)),
+      model,
+    );
     const text = await summarizeInChunks({
       summarizer: this.deps.providers.summarizer,
       plan,
-      summarizerWindow: this.deps.serverWindow ?? window,
+      attachmentText,
+      summarizerWindow,
       budget: summaryBudget(this.budgetOf(session)),
       count: (t) => this.deps.count(t, model),
     });

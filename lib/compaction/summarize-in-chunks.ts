@@ -1,4 +1,4 @@
-import type { Tokens } from "../engine/ids";
+import type { NodeId, Tokens } from "../engine/ids";
 import type { CompactionWork } from "../engine/plan-compaction";
 import { planSummaryChunks } from "../engine/plan-summary-chunks";
 import type { RenderedMessage } from "../engine/render-message";
@@ -17,11 +17,22 @@ export interface ChunkedSummaryInput {
   readonly budget: number;
   readonly count: (text: string) => Tokens;
   readonly signal?: AbortSignal;
+  /**
+   * What the summariser reads of each covered message's attachments (R268): text files
+   * trimmed to its budget, one line per image. Appended after the message's own text.
+   */
+  readonly attachmentText?: ReadonlyMap<NodeId, string>;
 }
 
-function toChat(message: RenderedMessage, maxTokens: number | undefined): ChatMessage {
-  const content =
-    maxTokens === undefined ? message.content : truncateToTokens(message.content, maxTokens);
+function toChat(
+  message: RenderedMessage,
+  maxTokens: number | undefined,
+  extra: string | undefined,
+): ChatMessage {
+  const full = extra
+    ? [message.content, extra].filter((t) => t !== "").join("\n\n")
+    : message.content;
+  const content = maxTokens === undefined ? full : truncateToTokens(full, maxTokens);
   return {
     role: message.role,
     content,
@@ -61,7 +72,9 @@ export async function summarizeInChunks(input: ChunkedSummaryInput): Promise<str
   const calls = chunks.length > 0 ? chunks : [{ messages: [], tokens: 0, oversized: false }];
   for (const chunk of calls) {
     running = await input.summarizer.summarize({
-      messages: chunk.messages.map((m) => toChat(m, chunk.oversized ? capacity : undefined)),
+      messages: chunk.messages.map((m) =>
+        toChat(m, chunk.oversized ? capacity : undefined, input.attachmentText?.get(m.id)),
+      ),
       ...(running !== undefined ? { previousSummary: running } : {}),
       ...(context !== undefined ? { context } : {}),
       budget,

@@ -101,6 +101,13 @@ const schema = z.object({
     .refine((n) => n <= 2 ** 30, "must be at most 1073741824 (1 GiB)")
     .optional(),
   SPINDLE_MAX_IMPORT_NODES: positiveInt("nodes").optional(),
+  // Attachments (docs/spec.md "Attachments"): per file, and all files of one message.
+  SPINDLE_MAX_ATTACHMENT_BYTES: positiveInt("bytes")
+    .refine((n) => n <= 2 ** 30, "must be at most 1073741824 (1 GiB)")
+    .optional(),
+  SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES: positiveInt("bytes")
+    .refine((n) => n <= 2 ** 30, "must be at most 1073741824 (1 GiB)")
+    .optional(),
   SPINDLE_OFFLINE_DELAY_MS: z
     .string()
     .trim()
@@ -144,6 +151,9 @@ export interface Config {
   readonly maxImportBytes: number;
   /** Most nodes one imported ledger may hold. */
   readonly maxImportNodes: number;
+  /** Largest attachment (one file), and the most all attachments of one message may weigh. */
+  readonly maxAttachmentBytes: number;
+  readonly maxMessageAttachmentBytes: number;
 }
 
 /** `::ffff:10.0.0.1` → `10.0.0.1`; lower case; `[::1]` → `::1`. */
@@ -233,6 +243,8 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     maxBodyBytes: e.SPINDLE_MAX_BODY_BYTES ?? 4 * 1024 * 1024,
     maxImportBytes: e.SPINDLE_MAX_IMPORT_BYTES ?? 64 * 1024 * 1024,
     maxImportNodes: e.SPINDLE_MAX_IMPORT_NODES ?? 100_000,
+    maxAttachmentBytes: e.SPINDLE_MAX_ATTACHMENT_BYTES ?? 10 * 1024 * 1024,
+    maxMessageAttachmentBytes: e.SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES ?? 20 * 1024 * 1024,
   };
 }
 

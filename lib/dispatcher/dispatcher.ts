@@ -7,7 +7,7 @@ import { findBranchTop, planDeleteBranch } from "../engine/plan-delete-branch";
 import { activeSummaryIds } from "../engine/active-summaries";
 import { checkoutTarget } from "../engine/checkout-target";
 import { EngineError } from "../engine/errors";
-import type { NodeId, SessionId, Tokens } from "../engine/ids";
+import { tokens, type NodeId, type SessionId, type Tokens } from "../engine/ids";
 import { planTurn, type TurnMode } from "../engine/plan-turn";
 import type { RenderedContext } from "../engine/render-context";
 import { rewindTarget } from "../engine/rewind-target";
@@ -16,7 +16,7 @@ import { validateContent } from "../engine/validate-content";
 import { leanNode } from "../engine/wire-node";
 import type { EventBus } from "../events/session-event";
 import type { Providers } from "../llm/provider-factory";
-import type { SessionStore } from "../store/session-store";
+import type { SessionStore, StoredAttachment } from "../store/session-store";
 import type { TurnCompaction } from "../compaction/turn-compaction";
 import { loadInnerSummaries, loadRendering, loadView, viewBelow } from "../view/head-view";
 import { streamReply, type ReplyOptions, type TurnEvent } from "./run-turn";
@@ -42,12 +42,20 @@ import {
 import { windowFor } from "../compaction/model-window";
 import { withExpansion } from "../view/expansion-nodes";
 import { toWire } from "../view/wire";
+import {
+  attachmentsForTurn,
+  DEFAULT_ATTACHMENT_CAPS,
+  uploadAttachment,
+  visionFor,
+  type AttachmentCaps,
+} from "./attachments";
 
 export interface DispatcherDeps {
   readonly store: SessionStore;
   readonly bus: EventBus;
   readonly providers: Providers;
-  readonly config: Pick<Config, "maxMessageChars"> & Partial<Pick<Config, "contextWindow">>;
+  readonly config: Pick<Config, "maxMessageChars"> &
+    Partial<Pick<Config, "contextWindow" | "maxAttachmentBytes" | "maxMessageAttachmentBytes">>;
   readonly count: (text: string, model?: string) => Tokens;
   readonly compaction?: TurnCompaction;
   /** The agent loops this process runs (shared with the compactor). */
@@ -73,6 +81,8 @@ export interface TurnInput {
    * concurrently; HEAD follows the first. A `send` only, without `model`.
    */
   readonly models?: readonly string[] | undefined;
+  /** Uploaded attachments sent with the message (send and edit only). */
+  readonly attachments?: readonly string[] | undefined;
   readonly signal?: AbortSignal | undefined;
   /** Which sessions the model's `send_message` may reach (the Workspace's ownership check). */
   readonly mayReach?: ((id: SessionId) => Promise<boolean>) | undefined;
@@ -164,10 +174,14 @@ export class Dispatcher {
     const { store } = this.deps;
     const session = await this.load(input.sessionId);
     this.refuseDuringLoop(session.id);
+    // A message may be only its attachments (a screenshot, no words).
+    const onlyFiles = (input.attachments?.length ?? 0) > 0 && (input.content ?? "").trim() === "";
     const content =
       input.mode === "retry"
         ? undefined
-        : validateContent(input.content ?? "", this.deps.config.maxMessageChars);
+        : onlyFiles
+          ? ""
+          : validateContent(input.content ?? "", this.deps.config.maxMessageChars);
     const several = input.models !== undefined && input.models.length > 0;
     if (several && (input.mode !== "send" || input.model !== undefined)) {
       throw new EngineError(
@@ -188,14 +202,31 @@ export class Dispatcher {
     });
     const model = this.modelOf(session, input.models?.[0] ?? input.model);
     const writer = this.writer(session.id, true, model);
+    const attachmentIds = input.attachments ?? [];
+    if (attachmentIds.length > 0 && !plan.writesUserNode) {
+      throw new EngineError("invalid_request", "Only a message that is sent carries attachments.");
+    }
+    const attachments =
+      attachmentIds.length === 0
+        ? []
+        : await attachmentsForTurn(store, {
+            sessionId: session.id,
+            ids: attachmentIds,
+            caps: this.attachmentCaps,
+            vision: visionFor(session, model, this.deps.providers.chat.kind === "offline"),
+            model,
+          });
 
     let user: LedgerNode | null = null;
     let compactedThisTurn = false;
     let opened: ReplyOptions["opened"];
     let replyParent = plan.predecessorId;
     if (plan.writesUserNode && content !== undefined) {
-      // Counted once: the budget check and the user node share it.
-      const userTokens = this.deps.count(content, model);
+      // Counted once: the budget check and the user node share it. A node's attachments
+      // are part of its cost (R266): what they add to every prompt that reads the node.
+      const userTokens = tokens(
+        this.deps.count(content, model) + attachments.reduce((n, a) => n + a.tokens, 0),
+      );
       // One spine query for the whole turn ([R118]): the budget check reads it, and the
       // prompt is it plus the user node, unless the active summary changed meanwhile.
       const view = await loadView(store, session, plan.predecessorId);
@@ -217,6 +248,9 @@ export class Dispatcher {
           ? { expectedHeadId: session.headId }
           : {}),
         replyMetadata: { model },
+        ...(attachments.length > 0
+          ? { attachments, attachmentIds: attachments.map((a) => a.id) }
+          : {}),
       });
       user = claim.user;
       const sameSummary =
@@ -302,6 +336,32 @@ export class Dispatcher {
     const first = replies[0] as LedgerNode;
     this.deps.titler?.afterReply(session, first);
     return { user, reply: first, replies };
+  }
+
+  /** The attachment caps of the configuration, or their documented defaults. */
+  get attachmentCaps(): AttachmentCaps {
+    return {
+      maxAttachmentBytes:
+        this.deps.config.maxAttachmentBytes ?? DEFAULT_ATTACHMENT_CAPS.maxAttachmentBytes,
+      maxMessageAttachmentBytes:
+        this.deps.config.maxMessageAttachmentBytes ??
+        DEFAULT_ATTACHMENT_CAPS.maxMessageAttachmentBytes,
+    };
+  }
+
+  /** Stores an upload of `sessionId`, waiting for the turn that sends it (R262). */
+  async upload(input: {
+    readonly sessionId: SessionId;
+    readonly name: string;
+    readonly bytes: Uint8Array;
+  }): Promise<StoredAttachment> {
+    const session = await this.load(input.sessionId);
+    const model = this.modelOf(session);
+    return uploadAttachment(this.deps.store, {
+      ...input,
+      caps: this.attachmentCaps,
+      count: (text) => this.deps.count(text, model),
+    });
   }
 
   private get loops(): AgentLoops {

@@ -13,6 +13,8 @@ import type { TurnCompaction } from "../compaction/turn-compaction";
 import { loadView, type HeadView } from "../view/head-view";
 import { toWire, type Wire } from "../view/wire";
 import { StreamBuffer } from "./stream-buffer";
+import { attachFiles } from "../view/attach-files";
+import { visionFor } from "./attachments";
 import type { TurnWriter } from "./turn-writer";
 
 /**
@@ -173,8 +175,14 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   try {
     for (;;) {
       try {
+        // The files of the nodes this prompt renders, read from their blobs (R266).
+        const messages = await attachFiles(
+          wire.messages,
+          (hashes) => store.blobs(session.id, hashes),
+          visionFor(session, options.model, options.provider.kind === "offline"),
+        );
         for await (const event of options.provider.stream({
-          messages: wire.messages,
+          messages,
           model: options.model,
           ...(options.tools ? { tools: options.tools } : {}),
           ...(options.signal ? { signal: options.signal } : {}),

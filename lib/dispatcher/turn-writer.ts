@@ -1,7 +1,7 @@
 import type { EventBus } from "../events/session-event";
 import type { NoticeCode } from "../engine/events";
 import type { NodeId, SessionId, Tokens } from "../engine/ids";
-import type { LedgerNode, NodeMetadata, SessionMeta } from "../engine/types";
+import type { AttachmentRef, LedgerNode, NodeMetadata, SessionMeta } from "../engine/types";
 import type { SessionStore } from "../store/session-store";
 import type { ReadsRef } from "../engine/reads-ref";
 import { leanNode } from "../engine/wire-node";
@@ -61,6 +61,9 @@ export class TurnWriter {
       replyMetadata: NodeMetadata;
       /** The content's tokens when the caller counted them already (with this model). */
       tokenCount?: Tokens;
+      /** The attachments the user node carries (metadata) and claims (same transaction). */
+      attachments?: readonly AttachmentRef[];
+      attachmentIds?: readonly string[];
     },
   ): Promise<{ user: LedgerNode; reply: LedgerNode; meta: SessionMeta }> {
     const result = await this.deps.store.append({
@@ -72,6 +75,12 @@ export class TurnWriter {
       sessionId: this.sessionId,
       advanceHead: this.advanceHead,
       exclusive: true,
+      ...(options.attachments && options.attachments.length > 0
+        ? { metadata: { attachments: options.attachments } }
+        : {}),
+      ...(options.attachmentIds && options.attachmentIds.length > 0
+        ? { attachmentIds: options.attachmentIds }
+        : {}),
       forkMovesHead: options.forkMovesHead,
       ...(options.expectedHeadId !== undefined ? { expectedHeadId: options.expectedHeadId } : {}),
       placeholder: { metadata: options.replyMetadata, leaseMs: this.deps.leaseMs },

@@ -27,7 +27,7 @@ import {
 } from "../portability/ledger-file";
 import { planBranchCopy } from "../portability/branch-copy";
 import { DEFAULT_SYSTEM_PROMPT } from "../engine/system-prompt";
-import type { SessionPage, SessionStore } from "../store/session-store";
+import type { SessionPage, SessionStore, StoredAttachment } from "../store/session-store";
 import type { SearchInput, SearchStore } from "../store/search-store";
 import type { SearchPage } from "../search/search-hit";
 import { createLedgerIndex } from "../engine/ledger-index";
@@ -407,6 +407,35 @@ export class Workspace {
   async *replay(input: ReplayInput): AsyncGenerator<TurnEvent, LedgerNode> {
     await this.own(input.sessionId);
     return yield* this.deps.dispatcher.replay(input);
+  }
+
+  /** Stores an upload waiting for its turn (R262). */
+  async upload(input: {
+    readonly sessionId: SessionId;
+    readonly name: string;
+    readonly bytes: Uint8Array;
+  }): Promise<StoredAttachment> {
+    await this.own(input.sessionId);
+    return this.deps.dispatcher.upload(input);
+  }
+
+  /** An attachment of the session with its bytes (404 for anything else, R269). */
+  async attachmentFile(
+    id: SessionId,
+    attachmentId: string,
+  ): Promise<{ attachment: StoredAttachment; data: Uint8Array }> {
+    await this.own(id);
+    const attachment = await this.deps.store.attachmentRow(id, attachmentId);
+    const blob = attachment
+      ? (await this.deps.store.blobs(id, [attachment.sha256])).get(attachment.sha256)
+      : undefined;
+    if (!attachment || !blob) {
+      throw new EngineError(
+        "attachment_not_found",
+        `No attachment ${attachmentId} in this session.`,
+      );
+    }
+    return { attachment, data: blob.data };
   }
 
   /** `checkout` (any conversation node) or `rewind` (back along HEAD's spine). */

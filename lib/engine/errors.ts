@@ -9,6 +9,7 @@ const CATALOGUE = {
   // Unknown things. A node id from another session is reported exactly like a missing one.
   session_not_found: "No such session.",
   node_not_found: "No such node in this session.",
+  attachment_not_found: "No such attachment in this session.",
   api_key_not_found: "No such API key.",
   not_found: "No such endpoint.",
 
@@ -54,6 +55,11 @@ const CATALOGUE = {
   content_too_large: "The message is longer than the configured limit.",
   invalid_request: "The request is invalid.",
   invalid_target: "That node cannot be the target of this operation.",
+  // Attachments (docs/spec.md "Attachments"): judged by content, capped, sent once.
+  unsupported_attachment: "That kind of file is not accepted.",
+  attachment_too_large: "The attachment is larger than the configured limit.",
+  attachment_in_use: "That attachment was already sent with a message.",
+  vision_unsupported: "This model cannot read images.",
 
   // The model provider (lib/llm) failed. Our upstream failing is a gateway error, never the
   // client's fault — except rate limiting, which the client can usefully wait out.

@@ -1,6 +1,12 @@
 import { assertNever } from "./assert-never";
 import { tokens, type NodeId, type Tokens } from "./ids";
-import type { LedgerNode, NodeKind, ToolCall } from "./types";
+import {
+  attachmentsOf,
+  type AttachmentRef,
+  type LedgerNode,
+  type NodeKind,
+  type ToolCall,
+} from "./types";
 
 /** The chat roles a provider understands. */
 export type MessageRole = "system" | "user" | "assistant" | "tool";
@@ -24,6 +30,11 @@ export interface RenderedMessage {
   readonly toolCalls?: readonly ToolCall[];
   /** Tool results: the call they answer, from `metadata.tool_call_id`. */
   readonly toolCallId?: string;
+  /**
+   * User messages: the files sent with the node (R265). They render where the node renders
+   * and only there; `tokenCount` already includes them.
+   */
+  readonly attachments?: readonly AttachmentRef[];
 }
 
 /**
@@ -76,6 +87,7 @@ export function renderMessage(node: LedgerNode): RenderedMessage | null {
   const tokenCount = summary ? tokens(node.tokenCount + SUMMARY_PREFIX_TOKENS) : node.tokenCount;
   const toolCalls = kind === "assistant" ? toolCallsOf(node) : undefined;
   const toolCallId = kind === "tool" ? node.metadata.tool_call_id : undefined;
+  const attachments = kind === "user" ? attachmentsOf(node) : [];
   return {
     id: node.id,
     kind,
@@ -84,5 +96,6 @@ export function renderMessage(node: LedgerNode): RenderedMessage | null {
     tokenCount,
     ...(toolCalls !== undefined ? { toolCalls } : {}),
     ...(typeof toolCallId === "string" ? { toolCallId } : {}),
+    ...(attachments.length > 0 ? { attachments } : {}),
   };
 }

@@ -34,7 +34,33 @@ export interface NodeMetadata {
     readonly cachedTokens?: number;
   };
   readonly error?: { readonly code: string; readonly message: string };
+  /** User nodes: the files sent with the message, in the order given (R265). */
+  readonly attachments?: readonly AttachmentRef[];
   readonly [key: string]: unknown;
+}
+
+/**
+ * A file attached to a user node, as its metadata names it (docs/spec.md "Attachments"). The
+ * bytes live in the session's content-addressed blob `sha256`; `tokens` is what the file
+ * costs in a prompt (image tiles, or the fenced text block) and is already part of the
+ * node's `tokenCount`.
+ */
+export interface AttachmentRef {
+  readonly id: string;
+  readonly name: string;
+  /** Judged from the content: an image type, or `text/plain`. */
+  readonly mime: string;
+  readonly size: number;
+  readonly sha256: string;
+  readonly tokens: number;
+  readonly width?: number;
+  readonly height?: number;
+}
+
+/** The attachments a node's metadata names (empty for every other node). */
+export function attachmentsOf(node: { readonly metadata: NodeMetadata }): readonly AttachmentRef[] {
+  const list: unknown = node.metadata.attachments;
+  return Array.isArray(list) ? (list as readonly AttachmentRef[]) : [];
 }
 
 /**
@@ -68,6 +94,8 @@ export interface SessionSettings {
   readonly autoCompact?: boolean;
   /** Offer the function tools (`task`, `send_message`); default: when the model calls tools. */
   readonly tools?: boolean;
+  /** Send images to the model; default: when the model registry marks it `vision`. */
+  readonly vision?: boolean;
   /** Tool rounds one turn may run before it ends with a notice (default 8). */
   readonly toolRounds?: number;
   /** How compaction keeps its summaries (compaction.md §7); default `rolling-single`. */

@@ -29,3 +29,16 @@ export function attachment(title: string, ext: string): string {
   );
   return `attachment; filename="${ascii}.${ext}"; filename*=UTF-8''${encoded}`;
 }
+
+/**
+ * The `Content-Disposition` of a served attachment (R269): `inline` only when `inline` is
+ * true (the safe image types), `attachment` otherwise, with the stored (already sanitised)
+ * file name made safe for the header the same way a session title is.
+ */
+export function fileDisposition(name: string, inline: boolean): string {
+  const dot = name.lastIndexOf(".");
+  const ext = dot > 0 ? name.slice(dot + 1).replace(/[^A-Za-z0-9]+/g, "") : "";
+  const base = dot > 0 ? name.slice(0, dot) : name;
+  const value = ext ? attachment(base, ext) : attachment(name, "txt").replace(/\.txt/g, "");
+  return inline ? value.replace(/^attachment;/, "inline;") : value;
+}

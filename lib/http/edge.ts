@@ -93,16 +93,69 @@ export function isStateChanging(method: string): boolean {
  * A JSON route's write must say `application/json`: the one type a cross-site `<form>` or a
  * `no-cors` fetch cannot send without a CORS preflight (which this server never grants).
  */
-export function checkJsonBody(req: Request): void {
+export function checkJsonBody(req: Request, accept: "json" | "multipart" = "json"): void {
   const method = req.method.toUpperCase();
   if (method !== "POST" && method !== "PUT" && method !== "PATCH") return;
   const type = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") {
+  const wanted = accept === "multipart" ? "multipart/form-data" : "application/json";
+  if (type !== wanted) {
     throw new EngineError(
       "unsupported_media_type",
-      `Send the body as application/json (got ${type ? JSON.stringify(type) : "no content-type"}).`,
+      `Send the body as ${wanted} (got ${type ? JSON.stringify(type) : "no content-type"}).`,
     );
   }
+}
+
+/** Room for the multipart framing around a file (boundaries, part headers). */
+const MULTIPART_SLACK = 64 * 1024;
+
+/**
+ * The one file of an upload (`multipart/form-data`, field `file`), refused with 413 past
+ * `limit` bytes — by the declared length before reading, by counting while reading — and
+ * with 400 when the body is not a form with exactly that one file.
+ */
+export async function readUploadedFile(
+  req: Request,
+  limit: number,
+): Promise<{ name: string; bytes: Uint8Array }> {
+  const tooBig = () =>
+    new EngineError(
+      "attachment_too_large",
+      `The file is larger than the limit of ${limit.toLocaleString("en")} bytes.`,
+    );
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit + MULTIPART_SLACK) throw tooBig();
+  const chunks: Uint8Array[] = [];
+  if (req.body) {
+    const reader = req.body.getReader();
+    let size = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit + MULTIPART_SLACK) {
+        await reader.cancel();
+        throw tooBig();
+      }
+      chunks.push(value);
+    }
+  }
+  let form: FormData;
+  try {
+    form = await new Response(Buffer.concat(chunks), {
+      headers: { "content-type": req.headers.get("content-type") ?? "" },
+    }).formData();
+  } catch {
+    throw new EngineError("invalid_request", "The body is not a valid multipart/form-data form.");
+  }
+  const files = form.getAll("file");
+  const file = files[0];
+  if (files.length !== 1 || file === undefined || typeof file === "string") {
+    throw new EngineError("invalid_request", "Send exactly one file, in the form field `file`.");
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (bytes.byteLength > limit) throw tooBig();
+  return { name: file.name, bytes };
 }
 
 /** What the Origin check needs of the configuration. */

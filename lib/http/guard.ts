@@ -5,7 +5,7 @@ import type { Workspace } from "../dispatcher/workspace";
 import type { SessionId } from "../engine/ids";
 import { sessionIdParam } from "./params";
 import { services, type Services } from "../server/services";
-import { checkHost, checkJsonBody, checkOrigin } from "./edge";
+import { checkHost, checkJsonBody, checkOrigin, readUploadedFile } from "./edge";
 import { handle, readJson } from "./respond";
 
 export interface GuardedRequest {
@@ -15,6 +15,8 @@ export interface GuardedRequest {
   readonly services: Services;
   /** The JSON body, parsed and capped (`SPINDLE_MAX_BODY_BYTES`, or the import cap). */
   json<S extends z.ZodType>(schema: S): Promise<z.infer<S>>;
+  /** An upload's one file (`body: "multipart"` routes), capped by `SPINDLE_MAX_ATTACHMENT_BYTES`. */
+  file(): Promise<{ name: string; bytes: Uint8Array }>;
   /**
    * The route's session id, shape-checked and owned by the actor (404 otherwise). Called
    * before the body or query is read, so someone else's session never answers 400.
@@ -36,12 +38,20 @@ export interface GuardedRequest {
 export function guarded(
   req: Request,
   fn: (g: GuardedRequest) => Promise<Response>,
-  options: { bodyLimit?: "default" | "import" } = {},
+  options: {
+    bodyLimit?: "default" | "import";
+    /**
+     * The body type the route takes: JSON everywhere, except the attachment upload, the one
+     * route that takes `multipart/form-data` (a type a cross-site form can send, so the
+     * Origin check below is what stands in the way of forgery, docs/security.md).
+     */
+    body?: "json" | "multipart";
+  } = {},
 ): Promise<Response> {
   return handle(async () => {
     const s = await services();
     checkHost(req, s.config);
-    checkJsonBody(req);
+    checkJsonBody(req, options.body ?? "json");
     const actor = await requireActor(req, s.authDeps);
     checkOrigin(req, actor.via === "key" ? "none" : actor.via, s.config);
     const limit = options.bodyLimit === "import" ? s.config.maxImportBytes : s.config.maxBodyBytes;
@@ -53,6 +63,7 @@ export function guarded(
       json: (schema) => readJson(req, schema, limit),
       track: () =>
         s.gate.track({ ownerId: actor.ownerId, credential: actor.credential ?? null }, req.signal),
+      file: () => readUploadedFile(req, s.config.maxAttachmentBytes),
       ownedSession: async (params) => {
         const id = sessionIdParam((await params).id);
         await workspace.own(id);

@@ -17,6 +17,7 @@ import {
   summaryAuditSchema,
   turnSchema,
   modelsAnswerSchema,
+  attachmentSchema,
 } from "./schemas";
 /**
  * The OpenAPI 3.1 description of Spindle's HTTP API (product.md §4), served at
@@ -529,6 +530,58 @@ export const openApiDocument = {
         },
       },
     },
+    "/api/sessions/{id}/attachments": {
+      parameters: [sessionParam],
+      post: {
+        summary:
+          "Upload one file (multipart/form-data, field `file`) to send with the next message: PNG, JPEG, WebP or GIF images, UTF-8 text or source files; judged by content",
+        requestBody: {
+          required: true,
+          content: {
+            "multipart/form-data": {
+              schema: {
+                type: "object",
+                required: ["file"],
+                properties: { file: { type: "string", format: "binary" } },
+              },
+            },
+          },
+        },
+        responses: {
+          "201": ok("The stored attachment; name it in a turn's `attachments`", ref("Attachment")),
+          ...errors,
+          "413": {
+            description: "The file is over SPINDLE_MAX_ATTACHMENT_BYTES (nothing is written)",
+            content: json(ref("Error")),
+          },
+          "415": {
+            description:
+              "Not multipart/form-data, or a kind of file that is not accepted (the message lists the accepted kinds)",
+            content: json(ref("Error")),
+          },
+        },
+      },
+    },
+    "/api/sessions/{id}/attachments/{attachmentId}": {
+      parameters: [
+        sessionParam,
+        { name: "attachmentId", in: "path", required: true, schema: { type: "string" } },
+      ],
+      get: {
+        summary:
+          "An attachment's bytes: its stored type, nosniff, inline only for PNG/JPEG/WebP/GIF, a download (Content-Disposition: attachment) otherwise",
+        responses: {
+          "200": {
+            description: "The file",
+            content: {
+              "image/*": { schema: { type: "string", format: "binary" } },
+              "text/plain": { schema: { type: "string" } },
+            },
+          },
+          ...errors,
+        },
+      },
+    },
   },
   components: {
     securitySchemes: {
@@ -597,6 +650,7 @@ export const openApiDocument = {
         },
       },
       Models: fromZod(modelsAnswerSchema, "output"),
+      Attachment: fromZod(attachmentSchema, "output"),
       Session: SessionSchema,
       SessionListItem: {
         allOf: [

@@ -39,6 +39,7 @@ export const sessionSettingsSchema = z
       .optional(),
     autoCompact: z.boolean().nullable().optional(),
     tools: z.boolean().nullable().optional(),
+    vision: z.boolean().nullable().optional(),
     toolRounds: z
       .number()
       .int()
@@ -102,6 +103,25 @@ export const turnSchema = z.object({
     .describe(
       "Ask several models at once (2–4, no duplicates): one reply each, side by side; HEAD follows the first",
     ),
+  attachments: z
+    .array(
+      z.string().regex(/^[0-9A-Za-z]{1,64}$/, "An attachment id is the id an upload answered."),
+    )
+    .max(10, "A message carries at most 10 attachments.")
+    .optional()
+    .describe("Ids of uploads (POST .../attachments) sent with this message (send and edit)"),
+});
+
+/** `POST /api/sessions/:id/attachments` answers this (201). */
+export const attachmentSchema = z.object({
+  id: z.string(),
+  name: z.string().describe("The file name as sent, sanitised"),
+  mime: z.string().describe("The type judged from the content"),
+  size: z.number().int(),
+  sha256: z.string(),
+  tokens: z.number().int().describe("What the file costs in a prompt"),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
 });
 
 /**
@@ -416,6 +436,8 @@ export const modelEntrySchema = z.object({
   contextWindow: z.number().int(),
   /** Whether it calls functions (`task`, `send_message`), per the registry. */
   tools: z.boolean(),
+  /** Whether it reads images (attachments), per the registry. */
+  vision: z.boolean(),
   /** False when the registry does not know the model (window and tools are guesses). */
   known: z.boolean(),
   /** List price in USD per million tokens, only on OpenAI's own API. */

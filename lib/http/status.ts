@@ -12,6 +12,7 @@ const STATUS: Readonly<Record<ErrorCode, HttpErrorStatus>> = {
   // Unknown things.
   session_not_found: 404,
   node_not_found: 404,
+  attachment_not_found: 404,
   api_key_not_found: 404,
   not_found: 404,
 
@@ -51,6 +52,10 @@ const STATUS: Readonly<Record<ErrorCode, HttpErrorStatus>> = {
   content_too_large: 413,
   invalid_request: 400,
   invalid_target: 400,
+  unsupported_attachment: 415,
+  attachment_too_large: 413,
+  attachment_in_use: 409,
+  vision_unsupported: 400,
 
   // The upstream failed: a gateway error, never the client's fault — but rate limiting,
   // which the client can usefully wait out.

@@ -23,6 +23,11 @@ export interface ModelLimits {
   readonly notice: string | undefined;
   /** Whether the model calls functions (OpenAI `tools`); false for unknown models. */
   readonly tools: boolean;
+  /**
+   * Whether the model reads images (image content parts); false for unknown models. A
+   * session's `vision` setting overrides it, like `tools` (docs/spec.md "Attachments").
+   */
+  readonly vision: boolean;
 }
 
 /** Env (SPINDLE_CONTEXT_WINDOW) or session settings; undefined fields are ignored. */
@@ -145,6 +150,9 @@ const NO_TOOLS = new Set([
   "deepseek-r1",
 ]);
 
+/** Known families that read images (OpenAI's vision-capable chat models). */
+const VISION = new Set(["gpt-5-chat", "gpt-5", "gpt-4.1", "gpt-4o-mini", "gpt-4o", "gpt-4-turbo"]);
+
 /** Lower-case, router prefix stripped, Ollama's ":tag" kept apart from the name. */
 function normalise(model: string): string {
   const lower = model.trim().toLowerCase();
@@ -195,5 +203,6 @@ export function lookupModel(
     source,
     notice,
     tools: row !== undefined && !NO_TOOLS.has(row.family),
+    vision: row !== undefined && VISION.has(row.family),
   };
 }

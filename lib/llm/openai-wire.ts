@@ -14,8 +14,21 @@ export function toWireMessage(message: ChatMessage): ChatCompletionMessageParam 
   switch (message.role) {
     case "system":
       return { role: "system", content: message.content };
-    case "user":
-      return { role: "user", content: message.content };
+    case "user": {
+      const images = message.images ?? [];
+      if (images.length === 0) return { role: "user", content: message.content };
+      // Text first, then each image as a data URL part (Chat Completions' vision input).
+      return {
+        role: "user",
+        content: [
+          ...(message.content === "" ? [] : [{ type: "text" as const, text: message.content }]),
+          ...images.map((image) => ({
+            type: "image_url" as const,
+            image_url: { url: `data:${image.mime};base64,${image.base64}` },
+          })),
+        ],
+      };
+    }
     case "assistant": {
       const calls = message.tool_calls ?? [];
       if (calls.length === 0) return { role: "assistant", content: message.content };

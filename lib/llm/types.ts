@@ -4,6 +4,7 @@
  * provider (the OpenAI-compatible client or the offline model) is behind it.
  */
 import type { Tokens } from "@/lib/engine/ids";
+import type { AttachmentRef } from "@/lib/engine/types";
 
 export type ChatRole = "system" | "user" | "assistant" | "tool";
 
@@ -24,6 +25,19 @@ export interface ChatMessage {
   readonly content: string;
   readonly tool_calls?: readonly ToolCall[];
   readonly tool_call_id?: string;
+  /**
+   * User messages: the files the node carries, not yet read (lib/view/attach-files.ts turns
+   * them into inline text and `images` before a provider sees the message).
+   */
+  readonly attachments?: readonly AttachmentRef[];
+  /** User messages: images sent as image content parts after the text. */
+  readonly images?: readonly ChatImage[];
+}
+
+/** An image content part: its type and bytes (base64). */
+export interface ChatImage {
+  readonly mime: string;
+  readonly base64: string;
 }
 
 /** A function the model may call; `parameters` is a JSON Schema object. */

@@ -47,6 +47,7 @@ export async function modelCatalogue(
         id,
         contextWindow: entry.contextWindow,
         tools: entry.tools,
+        vision: entry.vision,
         known: entry.known,
         price: priced ? priceOf(id) : null,
       };

@@ -27,6 +27,7 @@ export function toWire(rendered: RenderedContext): Wire {
       content: m.content,
       ...(calls && calls.length > 0 ? { tool_calls: calls } : {}),
       ...(m.toolCallId ? { tool_call_id: m.toolCallId } : {}),
+      ...(m.attachments && m.attachments.length > 0 ? { attachments: m.attachments } : {}),
     });
   }
   return { messages: out, ids };

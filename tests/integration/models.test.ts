@@ -34,10 +34,31 @@ describeEachDatabase("[R203] models", (kind) => {
     expect(res.status).toBe(200);
     expect(res.json["error"]).toBeNull();
     expect(res.json["models"]).toEqual([
-      { id: "gpt-4o-mini", contextWindow: 128_000, tools: true, known: true, price: null },
-      { id: "llama3.1:8b", contextWindow: 131_072, tools: true, known: true, price: null },
-      // Unknown to the registry: the conservative window, no tools.
-      { id: "spindle-test-model", contextWindow: 8192, tools: false, known: false, price: null },
+      {
+        id: "gpt-4o-mini",
+        contextWindow: 128_000,
+        tools: true,
+        vision: true,
+        known: true,
+        price: null,
+      },
+      {
+        id: "llama3.1:8b",
+        contextWindow: 131_072,
+        tools: true,
+        vision: false,
+        known: true,
+        price: null,
+      },
+      // Unknown to the registry: the conservative window, no tools, no vision.
+      {
+        id: "spindle-test-model",
+        contextWindow: 8192,
+        tools: false,
+        vision: false,
+        known: false,
+        price: null,
+      },
     ]);
     expect(res.json["provider"]).toMatchObject({ model: "spindle-test-model" });
     expect(JSON.stringify(res.json)).not.toMatch(/apiKey|sk-/);

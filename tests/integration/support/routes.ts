@@ -45,6 +45,8 @@ export interface CallOptions {
   readonly headers?: Record<string, string>;
   /** Raw body text (sent as is) instead of JSON. */
   readonly raw?: string;
+  /** A multipart/form-data body (its type and boundary are set from it). */
+  readonly form?: FormData;
 }
 
 export interface CallResult {
@@ -87,12 +89,17 @@ export class Routes {
     if (!handler) throw new Error(`${method} ${template} is not routed`);
     const headers: Record<string, string> = {
       host: new URL(ORIGIN).host,
-      "content-type": "application/json",
+      ...(options.form ? {} : { "content-type": "application/json" }),
       ...options.headers,
     };
     const init: RequestInit = { method, headers };
     if (method === "GET") {
       // A GET carries no body.
+    } else if (options.form !== undefined) {
+      // Serialised as a browser would, so the handler sees a real multipart body.
+      const encoded = new Request(ORIGIN, { method: "POST", body: options.form });
+      headers["content-type"] = encoded.headers.get("content-type") ?? "";
+      init.body = new Uint8Array(await encoded.arrayBuffer());
     } else if (options.raw !== undefined) init.body = options.raw;
     else if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
     const res = await handler(new Request(`${ORIGIN}${url}`, init), {

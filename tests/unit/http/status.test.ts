@@ -12,6 +12,11 @@ describe("error catalogue", () => {
     const expected: Record<ErrorCode, number> = {
       session_not_found: 404,
       node_not_found: 404,
+      attachment_not_found: 404,
+      unsupported_attachment: 415,
+      attachment_too_large: 413,
+      attachment_in_use: 409,
+      vision_unsupported: 400,
       api_key_not_found: 404,
       not_found: 404,
       unauthenticated: 401,

@@ -25,6 +25,7 @@ export function POST(req: Request, ctx: RouteContext<"id">) {
         targetId: input.targetId,
         model: input.model,
         models: input.models,
+        attachments: input.attachments,
         signal: work.signal,
       }),
       work.release,

@@ -1,0 +1,166 @@
+import { createHash } from "node:crypto";
+import { EngineError } from "../engine/errors";
+import type { SessionId, Tokens } from "../engine/ids";
+import type { AttachmentRef, SessionRecord } from "../engine/types";
+import {
+  ACCEPTED_KINDS,
+  fencedFile,
+  imageTokens,
+  judgeFile,
+  sanitiseFileName,
+} from "../files/judge";
+import { lookupModel } from "../llm/model-registry";
+import type { SessionStore, StoredAttachment } from "../store/session-store";
+
+/** The caps of docs/spec.md "Attachments" (R263), with their documented defaults. */
+export interface AttachmentCaps {
+  /** One file (`SPINDLE_MAX_ATTACHMENT_BYTES`, default 10 MiB). */
+  readonly maxAttachmentBytes: number;
+  /** All files of one message (`SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES`, default 20 MiB). */
+  readonly maxMessageAttachmentBytes: number;
+}
+
+export const DEFAULT_ATTACHMENT_CAPS: AttachmentCaps = {
+  maxAttachmentBytes: 10 * 1024 * 1024,
+  maxMessageAttachmentBytes: 20 * 1024 * 1024,
+};
+
+/** Most files one message may carry. */
+export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
+
+export function tooLargeMessage(what: string, limit: number): string {
+  return `${what} is larger than the limit of ${limit.toLocaleString("en")} bytes.`;
+}
+
+/** What an upload answers (201): the stored attachment's public fields. */
+export function attachmentBody(a: StoredAttachment): AttachmentRef {
+  return refOf(a);
+}
+
+function refOf(a: StoredAttachment): AttachmentRef {
+  return {
+    id: a.id,
+    name: a.name,
+    mime: a.mime,
+    size: a.size,
+    sha256: a.sha256,
+    tokens: a.tokens,
+    ...(a.width !== null ? { width: a.width } : {}),
+    ...(a.height !== null ? { height: a.height } : {}),
+  };
+}
+
+/**
+ * Judges, names, hashes and prices an upload, then stores it waiting for its turn. Refused
+ * before anything is written: over the cap (413), a refused kind (415 with the accepted list).
+ */
+export async function uploadAttachment(
+  store: SessionStore,
+  input: {
+    readonly sessionId: SessionId;
+    readonly name: string;
+    readonly bytes: Uint8Array;
+    readonly caps: AttachmentCaps;
+    readonly count: (text: string) => Tokens;
+  },
+): Promise<StoredAttachment> {
+  if (input.bytes.byteLength > input.caps.maxAttachmentBytes) {
+    throw new EngineError(
+      "attachment_too_large",
+      tooLargeMessage("The file", input.caps.maxAttachmentBytes),
+    );
+  }
+  const judged = judgeFile(input.bytes);
+  if (judged.kind === "refused") {
+    throw new EngineError(
+      "unsupported_attachment",
+      `${judged.reason} Accepted: ${ACCEPTED_KINDS}.`,
+    );
+  }
+  const name = sanitiseFileName(input.name);
+  const sha256 = createHash("sha256").update(input.bytes).digest("hex");
+  if (judged.kind === "image") {
+    return store.addAttachment({
+      sessionId: input.sessionId,
+      name,
+      mime: judged.mime,
+      kind: "image",
+      sha256,
+      data: input.bytes,
+      tokens: imageTokens(judged.width, judged.height),
+      width: judged.width,
+      height: judged.height,
+    });
+  }
+  return store.addAttachment({
+    sessionId: input.sessionId,
+    name,
+    mime: judged.mime,
+    kind: "text",
+    sha256,
+    data: input.bytes,
+    text: judged.text,
+    tokens: input.count(fencedFile(name, judged.text)),
+  });
+}
+
+/** Whether a session's model reads images: its setting, else the model registry. */
+export function visionFor(session: SessionRecord, model: string, offline: boolean): boolean {
+  if (offline) return false;
+  return session.meta.settings?.vision ?? lookupModel(model).vision;
+}
+
+/**
+ * The attachments a turn names, checked before anything is written: each an unsent upload
+ * of this session (404 / 409), together within the per-message cap (413), and no image for
+ * a model that cannot read one (400). The append claims them again under the write lock.
+ */
+export async function attachmentsForTurn(
+  store: SessionStore,
+  input: {
+    readonly sessionId: SessionId;
+    readonly ids: readonly string[];
+    readonly caps: AttachmentCaps;
+    readonly vision: boolean;
+    readonly model: string;
+  },
+): Promise<AttachmentRef[]> {
+  const ids = [...new Set(input.ids)];
+  if (ids.length > MAX_ATTACHMENTS_PER_MESSAGE) {
+    throw new EngineError(
+      "invalid_request",
+      `A message carries at most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments.`,
+    );
+  }
+  const rows = new Map((await store.attachmentsById(input.sessionId, ids)).map((a) => [a.id, a]));
+  const out: AttachmentRef[] = [];
+  let total = 0;
+  for (const id of ids) {
+    const row = rows.get(id);
+    if (!row) throw new EngineError("attachment_not_found", `No attachment ${id} in this session.`);
+    if (row.nodeId !== null) {
+      throw new EngineError(
+        "attachment_in_use",
+        `Attachment ${id} was already sent with a message; upload the file again.`,
+      );
+    }
+    if (row.kind === "image" && !input.vision) {
+      throw new EngineError(
+        "vision_unsupported",
+        `The model ${input.model} cannot read images (${row.name}); choose a vision model, or turn on "vision" in the session's settings if it has it.`,
+      );
+    }
+    total += row.size;
+    out.push(refOf(row));
+  }
+  if (total > input.caps.maxMessageAttachmentBytes) {
+    throw new EngineError(
+      "attachment_too_large",
+      tooLargeMessage(
+        "Together, the attachments of this message",
+        input.caps.maxMessageAttachmentBytes,
+      ),
+    );
+  }
+  return out;
+}
