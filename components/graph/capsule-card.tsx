@@ -20,7 +20,12 @@ function CapsuleFace(props: {
   return (
     <>
       <div className={s.capsuleHead}>
-        <span className={s.capsuleTitle}>{capsuleTitle(props.turns, props.summaries)}</span>
+        <span
+          className={s.capsuleTitle}
+          title={props.summaries > 0 ? `${props.turns} earlier turns under it` : undefined}
+        >
+          {capsuleTitle(props.turns, props.summaries)}
+        </span>
         {props.head && (
           <span className={s.tags}>
             <span

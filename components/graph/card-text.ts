@@ -30,8 +30,11 @@ export function savingText(tokensSaved: number): string {
     : `costs ${formatTokens(tokensSaved)} tokens`;
 }
 
-/** What a capsule is, in words: "Summary of 14 earlier turns". */
+/**
+ * What a capsule is, in words: "Summary of 14 earlier turns", or for a nested summary
+ * "Summary of 2 summaries" (the turns under it are said beside, where there is room).
+ */
 export function capsuleTitle(turns: number, summaries = 0): string {
-  if (summaries > 0) return `Summary of ${summaries} summaries · ${turns} earlier turns`;
+  if (summaries > 0) return `Summary of ${summaries} summaries`;
   return `Summary of ${turns} earlier ${turns === 1 ? "turn" : "turns"}`;
 }

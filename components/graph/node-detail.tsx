@@ -104,7 +104,9 @@ export function NodeDetail(props: NodeDetailProps) {
             onClick={props.onToggleCapsule}
           >
             {capsule.expanded
-              ? "Fold the originals"
+              ? capsule.summaries > 0
+                ? "Fold the summaries"
+                : "Fold the originals"
               : capsule.summaries > 0
                 ? "Show the summaries inside"
                 : "Show the original turns"}
@@ -147,8 +149,9 @@ export function NodeDetail(props: NodeDetailProps) {
       <div className={p.detailBody}>
         {capsule !== null && (
           <p className={p.note}>
-            {capsuleTitle(capsule.turns, capsule.summaries)}: on this branch the model reads it
-            instead of the original turns · {savingText(row.tokensSaved ?? 0)}
+            {capsuleTitle(capsule.turns, capsule.summaries)}
+            {capsule.summaries > 0 ? ` · ${capsule.turns} earlier turns` : ""}: on this branch the
+            model reads it instead of the original turns · {savingText(row.tokensSaved ?? 0)}
           </p>
         )}
         {props.folded && (
