@@ -15,7 +15,13 @@ import {
   type WireNode,
 } from "../engine/wire-node";
 import type { RenderedContext } from "../engine/render-context";
-import type { LedgerNode, SessionMeta, SessionRecord, SessionSettings } from "../engine/types";
+import {
+  attachmentsOf,
+  type LedgerNode,
+  type SessionMeta,
+  type SessionRecord,
+  type SessionSettings,
+} from "../engine/types";
 import type { EventBus, SessionEventListener } from "../events/session-event";
 import {
   type ImportLimits,
@@ -488,7 +494,20 @@ export class Workspace {
 
   async exportLedger(id: SessionId): Promise<{ session: SessionRecord; file: LedgerFile }> {
     const session = await this.session(id);
-    const file = toLedgerFile(session, await this.deps.store.nodes(id), this.deps.now());
+    const nodes = await this.deps.store.nodes(id);
+    // The bytes of every file a node names, once per hash (R271).
+    const hashes = [...new Set(nodes.flatMap((n) => attachmentsOf(n).map((a) => a.sha256)))];
+    const blobs = await this.deps.store.blobs(id, hashes);
+    const file = toLedgerFile(
+      session,
+      nodes,
+      this.deps.now(),
+      [...blobs].map(([sha256, b]) => ({
+        sha256,
+        size: b.data.byteLength,
+        base64: Buffer.from(b.data).toString("base64"),
+      })),
+    );
     return { session, file };
   }
 

@@ -158,6 +158,17 @@ export interface ImportPlan {
   readonly meta: SessionMeta;
   /** Nodes with fresh ids, in seq order; `sessionId` is filled by the store. */
   readonly nodes: readonly Omit<LedgerNode, "sessionId">[];
+  /** The attachments of the nodes (fresh ids), each naming its node and its blob. */
+  readonly attachments?: readonly (AttachmentRef & {
+    readonly nodeId: NodeId;
+    readonly kind: string;
+  })[];
+  /** The blobs they name, verified against their SHA-256 and size. */
+  readonly blobs?: readonly {
+    readonly sha256: string;
+    readonly data: Uint8Array;
+    readonly text: string | null;
+  }[];
 }
 
 /**

@@ -885,6 +885,20 @@ export const openApiDocument = {
           version: { const: 1 },
           session: { type: "object" },
           nodes: { type: "array", items: { type: "object" } },
+          blobs: {
+            type: "array",
+            description:
+              "The attachments' bytes, once per SHA-256; import checks each hash and size and judges the content again",
+            items: {
+              type: "object",
+              required: ["sha256", "size", "base64"],
+              properties: {
+                sha256: { type: "string" },
+                size: { type: "integer" },
+                base64: { type: "string" },
+              },
+            },
+          },
         },
       },
     },

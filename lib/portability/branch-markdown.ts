@@ -1,6 +1,6 @@
 import type { RenderedContext } from "../engine/render-context";
 import { SUMMARY_PREFIX } from "../engine/render-message";
-import type { LedgerNode, SessionRecord } from "../engine/types";
+import { attachmentsOf, type LedgerNode, type SessionRecord } from "../engine/types";
 
 const HEADINGS: Record<LedgerNode["kind"], string> = {
   root: "System",
@@ -69,7 +69,15 @@ export function branchMarkdown(
   const summary = rendering.messages.find((m) => m.kind === "summary");
   spine.forEach((node, i) => {
     if (i === 0) return;
-    lines.push(heading(node), "", node.content.trim() || "_(no text)_", "");
+    const files = attachmentsOf(node);
+    lines.push(heading(node), "", node.content.trim() || (files.length ? "" : "_(no text)_"));
+    // Attachments are listed, not inlined (R273): name, type and size.
+    for (const f of files) {
+      lines.push(
+        `- Attachment: \`${f.name.replace(/`/g, "'")}\` (${f.mime}, ${f.size.toLocaleString("en")} bytes)`,
+      );
+    }
+    lines.push("");
     const calls = node.metadata.tool_calls;
     if (calls && calls.length > 0) {
       lines.push(`_Called ${calls.map((c) => `\`${c.name}\``).join(", ")}._`, "");

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
+import { fencedFile, imageTokens, judgeFile, sanitiseFileName, type Judged } from "../files/judge";
 import { sessionSettingsSchema } from "../http/schemas";
 import { isSideLeafKind } from "../engine/side-leaf";
 import { tokens } from "../engine/ids";
@@ -26,14 +28,30 @@ export interface LedgerFile {
   readonly exportedAt: string;
   readonly session: SessionRecord;
   readonly nodes: readonly LedgerNode[];
+  /** The bytes of the attachments the nodes name (R271), base64, once per SHA-256. */
+  readonly blobs?: readonly LedgerBlob[];
+}
+
+export interface LedgerBlob {
+  readonly sha256: string;
+  readonly size: number;
+  readonly base64: string;
 }
 
 export function toLedgerFile(
   session: SessionRecord,
   nodes: readonly LedgerNode[],
   now: Date,
+  blobs: readonly LedgerBlob[] = [],
 ): LedgerFile {
-  return { format: "spindle.ledger", version: 1, exportedAt: now.toISOString(), session, nodes };
+  return {
+    format: "spindle.ledger",
+    version: 1,
+    exportedAt: now.toISOString(),
+    session,
+    nodes,
+    ...(blobs.length > 0 ? { blobs } : {}),
+  };
 }
 
 const id = z.string().min(1).max(64);
@@ -71,6 +89,22 @@ const nodeMetadataSchema = z
       .optional(),
     error: z.object({ code: z.string().max(64), message: z.string().max(10_000) }).optional(),
     kept_user_turns: z.number().int().min(0).optional(),
+    // Types, sizes and token counts are derived again from the blob on import.
+    attachments: z
+      .array(
+        z.object({
+          id,
+          name: z.string().max(1000),
+          mime: z.string().max(100),
+          size: z.number().int().min(0),
+          sha256: z.string().regex(/^[0-9a-f]{64}$/, "sha256 is 64 lower-case hex digits"),
+          tokens: z.number().optional(),
+          width: z.number().optional(),
+          height: z.number().optional(),
+        }),
+      )
+      .max(10)
+      .optional(),
   })
   .loose();
 
@@ -118,6 +152,16 @@ const fileFields = {
     headId: id.nullable(),
     meta: importedMetaSchema,
   }),
+  blobs: z
+    .array(
+      z.object({
+        sha256: z.string().regex(/^[0-9a-f]{64}$/, "sha256 is 64 lower-case hex digits"),
+        size: z.number().int().min(0),
+        base64: z.string(),
+      }),
+    )
+    .max(10_000)
+    .optional(),
 };
 
 /** A whole ledger file, every node checked (small files, tests). */
@@ -250,6 +294,8 @@ export async function planImport(
       throw invalid(`node ${n.id} is not a summary but has covers_ids`);
     }
   }
+  const blobs = verifiedBlobs(file.blobs ?? []);
+  const attachments: NonNullable<ImportPlan["attachments"]>[number][] = [];
   const sorted = [...file.nodes].sort((a, b) => a.seq - b.seq);
   const nodes: ImportPlan["nodes"][number][] = [];
   // Token counting is the costly part: it runs in batches, yielding between them.
@@ -258,6 +304,37 @@ export async function planImport(
     const metadata: Record<string, unknown> = { ...n.metadata };
     if (n.metadata.covers_ids) {
       metadata["covers_ids"] = n.metadata.covers_ids.map((c) => map(c, "covers_ids entry"));
+    }
+    let fileTokens = 0;
+    if (n.metadata.attachments !== undefined) {
+      if (n.kind !== "user")
+        throw invalid(`node ${n.id} is not a user message but has attachments`);
+      const refs = n.metadata.attachments.map((ref) => {
+        const blob = blobs.get(ref.sha256);
+        if (!blob) throw invalid(`attachment ${ref.id} names a blob the file does not carry`);
+        if (ref.size !== blob.data.byteLength) {
+          throw invalid(`attachment ${ref.id}'s size does not match its blob`);
+        }
+        const name = sanitiseFileName(ref.name);
+        const j = blob.judged;
+        const tokenCount =
+          j.kind === "image"
+            ? imageTokens(j.width, j.height)
+            : limits.count(fencedFile(name, j.text));
+        fileTokens += tokenCount;
+        const made = {
+          id: newId() as string,
+          name,
+          mime: j.mime,
+          size: blob.data.byteLength,
+          sha256: ref.sha256,
+          tokens: tokenCount,
+          ...(j.kind === "image" ? { width: j.width, height: j.height } : {}),
+        };
+        attachments.push({ ...made, kind: j.kind, nodeId: map(n.id, "node") });
+        return made;
+      });
+      metadata["attachments"] = refs;
     }
     nodes.push({
       id: map(n.id, "node"),
@@ -269,7 +346,7 @@ export async function planImport(
       callerId: n.callerId === null ? null : map(n.callerId, "caller"),
       metadata: metadata as NodeMetadata,
       reads: n.reads.filter((r) => fresh.has(r)).map((r) => map(r, "read")),
-      tokenCount: tokens(limits.count(n.content)),
+      tokenCount: tokens(limits.count(n.content) + fileTokens),
       createdAt: n.createdAt,
     });
   }
@@ -309,7 +386,42 @@ export async function planImport(
     rootId,
     meta: meta as SessionMeta,
     nodes,
+    ...(attachments.length > 0
+      ? {
+          attachments,
+          // Only the blobs some node names are kept.
+          blobs: [...new Set(attachments.map((a) => a.sha256))].map((sha256) => {
+            const b = blobs.get(sha256) as VerifiedBlob;
+            return { sha256, data: b.data, text: b.judged.kind === "text" ? b.judged.text : null };
+          }),
+        }
+      : {}),
   };
+}
+
+interface VerifiedBlob {
+  readonly data: Uint8Array;
+  readonly judged: Exclude<Judged, { kind: "refused" }>;
+}
+
+/**
+ * The file's blobs, each decoded and checked (R271): its bytes must have the SHA-256 and size
+ * the file names, and be a kind of file the server accepts, judged again by content — a
+ * file's word for a type is not trusted any more than an upload's.
+ */
+function verifiedBlobs(list: readonly LedgerBlob[]): Map<string, VerifiedBlob> {
+  const out = new Map<string, VerifiedBlob>();
+  for (const b of list) {
+    const data = new Uint8Array(Buffer.from(b.base64, "base64"));
+    if (data.byteLength !== b.size) throw invalid(`blob ${b.sha256}'s size does not match`);
+    if (createHash("sha256").update(data).digest("hex") !== b.sha256) {
+      throw invalid(`blob ${b.sha256}'s SHA-256 does not match its bytes`);
+    }
+    const judged = judgeFile(data);
+    if (judged.kind === "refused") throw invalid(`blob ${b.sha256}: ${judged.reason}`);
+    out.set(b.sha256, { data, judged });
+  }
+  return out;
 }
 
 type ParsedNode = ParsedLedgerFile["nodes"][number];

@@ -429,6 +429,39 @@ export class SessionStore {
         });
         await yieldToEventLoop();
       }
+      // The files of the nodes (R271): one blob and its rows at a time.
+      for (const blob of plan.blobs ?? []) {
+        await this.write(async (tx) => {
+          await tx.blob.create({
+            data: {
+              sessionId: id,
+              sha256: blob.sha256,
+              size: blob.data.byteLength,
+              data: blob.data as Uint8Array<ArrayBuffer>,
+              text: blob.text,
+              createdAt: now,
+            },
+          });
+        });
+      }
+      if (plan.attachments && plan.attachments.length > 0) {
+        await this.db.attachment.createMany({
+          data: plan.attachments.map((a) => ({
+            id: a.id,
+            sessionId: id,
+            sha256: a.sha256,
+            name: a.name,
+            mime: a.mime,
+            kind: a.kind,
+            size: a.size,
+            tokens: a.tokens,
+            width: a.width ?? null,
+            height: a.height ?? null,
+            nodeId: a.nodeId,
+            createdAt: now,
+          })),
+        });
+      }
       await this.db.session.update({ where: { id }, data: { ownerId } });
     } catch (e) {
       // The import's own error is the one to report, whatever the clean-up meets.

@@ -328,4 +328,119 @@ describeEachDatabase("[R260] attachments", (kind) => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("content-disposition")).toMatch(/^inline; filename="shot 1_?\.png"/);
   });
+
+  const blobBytes = async (id: string, sha256: string) =>
+    (await services()).store
+      .blobs(id as Parameters<typeof services>[never], [sha256])
+      .then((m) => m.get(sha256)?.data);
+
+  it("[R271] export → import keeps attachments byte-identical, under new ids; a tampered hash or size is a 400 that creates nothing", async () => {
+    const id = await newSession();
+    const png = makePng(32, 16);
+    const img = (await upload(id, png, "chart.png")).json;
+    const src = (await upload(id, TS_SOURCE, "add.ts")).json;
+    const sent = await call("POST", `/api/sessions/${id}/turns`, {
+      content: "Keep these",
+      attachments: [img["id"], src["id"]],
+      stream: false,
+    });
+    expect(sent.status, sent.text).toBe(200);
+    const exported = await call("GET", `/api/sessions/${id}/export?format=json`);
+    const file = JSON.parse(exported.text) as {
+      blobs: { sha256: string; size: number; base64: string }[];
+    };
+    expect(file.blobs.map((b) => b.sha256).sort()).toEqual(
+      [img["sha256"] as string, src["sha256"] as string].sort(),
+    );
+
+    const imported = await call("POST", "/api/import", exported.text);
+    expect(imported.status, imported.text).toBe(201);
+    const copy = imported.json["id"] as string;
+    const nodes = (await call("GET", `/api/sessions/${copy}/nodes`)).json["nodes"] as LedgerNode[];
+    const user = nodes.find((n) => n.kind === "user");
+    const refs = user?.metadata["attachments"] as AttachmentRef[];
+    expect(refs.map((a) => [a.name, a.mime, a.size, a.sha256])).toEqual([
+      ["chart.png", "image/png", png.byteLength, img["sha256"]],
+      ["add.ts", "text/plain", Buffer.byteLength(TS_SOURCE), src["sha256"]],
+    ]);
+    expect(refs[0]?.id).not.toBe(img["id"]);
+    expect(
+      Buffer.from((await blobBytes(copy, img["sha256"] as string)) ?? []).equals(Buffer.from(png)),
+    ).toBe(true);
+    const served = await call("GET", `/api/sessions/${copy}/attachments/${refs[1]?.id}`);
+    expect(served.status).toBe(200);
+    expect(served.text).toBe(TS_SOURCE);
+    // The copy's prompt carries the same image.
+    server.reset();
+    await call("POST", `/api/sessions/${copy}/turns`, { content: "Still there?", stream: false });
+    const url = everything(server.chatRequests.at(-1)).images[0]?.image_url?.url ?? "";
+    expect(Buffer.from(url.split(",")[1] ?? "", "base64").equals(Buffer.from(png))).toBe(true);
+
+    const sessionsBefore = (
+      (await call("GET", "/api/sessions?limit=100")).json["sessions"] as unknown[]
+    ).length;
+    const tampered = JSON.parse(exported.text) as typeof file;
+    const png64 = tampered.blobs.find((b) => b.sha256 === img["sha256"]);
+    if (!png64) throw new Error("no PNG blob");
+    const bytes = Buffer.from(png64.base64, "base64");
+    bytes.writeUInt8((bytes.at(-1) ?? 0) ^ 0xff, bytes.length - 1);
+    png64.base64 = bytes.toString("base64");
+    const bad = await call("POST", "/api/import", JSON.stringify(tampered));
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ error: { message: expect.stringContaining("SHA-256") } });
+    png64.base64 = Buffer.concat([Buffer.from(png), Buffer.from([0])]).toString("base64");
+    const longer = await call("POST", "/api/import", JSON.stringify(tampered));
+    expect(longer.status).toBe(400);
+    expect(longer.json).toMatchObject({ error: { message: expect.stringContaining("size") } });
+    expect(
+      ((await call("GET", "/api/sessions?limit=100")).json["sessions"] as unknown[]).length,
+    ).toBe(sessionsBefore);
+  });
+
+  it("[R272] deleting the last branch that references a blob removes it; a blob another branch names stays", async () => {
+    const id = await newSession();
+    const session = (await call("GET", `/api/sessions/${id}`)).json;
+    const png = makePng(10, 10);
+    const a1 = (await upload(id, png, "shared.png")).json["id"];
+    const a2 = (await upload(id, TS_SOURCE, "only-a.ts")).json["id"];
+    const a = await call("POST", `/api/sessions/${id}/turns`, {
+      content: "Branch A",
+      attachments: [a1, a2],
+      stream: false,
+    });
+    expect(a.status, a.text).toBe(200);
+    const b1 = (await upload(id, png, "again.png")).json["id"];
+    const b = await call("POST", `/api/sessions/${id}/turns`, {
+      content: "Branch B",
+      parentId: session["rootId"],
+      attachments: [b1],
+      stream: false,
+    });
+    expect(b.status, b.text).toBe(200);
+    expect(await blobCount(id)).toBe(2);
+    const tipA = (a.json["reply"] as LedgerNode).id;
+    const deleted = await call("DELETE", `/api/sessions/${id}/branches/${tipA}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await blobCount(id)).toBe(1);
+    expect(await blobBytes(id, createHash("sha256").update(png).digest("hex"))).toBeDefined();
+    expect((await call("GET", `/api/sessions/${id}/attachments/${a2}`)).status).toBe(404);
+    expect((await call("GET", `/api/sessions/${id}/attachments/${b1}`)).status).toBe(200);
+    const tipB = (b.json["reply"] as LedgerNode).id;
+    await call("DELETE", `/api/sessions/${id}/branches/${tipB}`);
+    expect(await blobCount(id)).toBe(0);
+  });
+
+  it("[R273] the Markdown export lists a message's attachments", async () => {
+    const id = await newSession();
+    const f = (await upload(id, TS_SOURCE, "add.ts")).json["id"];
+    await call("POST", `/api/sessions/${id}/turns`, {
+      content: "See file",
+      attachments: [f],
+      stream: false,
+    });
+    const md = await call("GET", `/api/sessions/${id}/export?format=markdown`);
+    expect(md.text).toContain(
+      `- Attachment: \`add.ts\` (text/plain, ${Buffer.byteLength(TS_SOURCE)} bytes)`,
+    );
+  });
 });
