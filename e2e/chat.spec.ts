@@ -75,7 +75,9 @@ test("[R200] [R201] compaction: /compact in a six-message chat folds all but the
   await page.getByLabel("Message").fill("/compact");
   await page.getByLabel("Message").press("Enter");
   await expect(page.getByRole("status")).toContainText(/Compacted 4 turns/);
-  await expect(page.locator(".react-flow__node", { hasText: "Summary of 4 turns" })).toBeVisible();
+  await expect(
+    page.locator(".react-flow__node", { hasText: "Summary of 4 earlier turns" }),
+  ).toBeVisible();
   // Only the summary and the latest exchange are read now: nothing more to do.
   await expect(compact).toHaveAttribute("aria-disabled", "true");
   await expect(page.locator(".summary-card")).toContainText(
