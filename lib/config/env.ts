@@ -108,6 +108,11 @@ const schema = z.object({
   SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES: positiveInt("bytes")
     .refine((n) => n <= 2 ** 30, "must be at most 1073741824 (1 GiB)")
     .optional(),
+  SPINDLE_MAX_IMPORTS: positiveInt("imports written at once").optional(),
+  SPINDLE_MAX_IMPORTS_PER_ACCOUNT: positiveInt("imports per account").optional(),
+  SPINDLE_MAX_STREAMS_PER_ACCOUNT: positiveInt("event streams per account").optional(),
+  SPINDLE_MAX_HEAVY_READS_PER_ACCOUNT: positiveInt("heavy reads per account").optional(),
+  SPINDLE_HEAVY_READ_NODES: positiveInt("nodes").optional(),
   SPINDLE_OFFLINE_DELAY_MS: z
     .string()
     .trim()
@@ -154,6 +159,18 @@ export interface Config {
   /** Largest attachment (one file), and the most all attachments of one message may weigh. */
   readonly maxAttachmentBytes: number;
   readonly maxMessageAttachmentBytes: number;
+  /** Imports this process writes at once, all accounts together. */
+  readonly maxImports: number;
+  /**
+   * What one account may hold at once on this instance ([R148]): open event streams,
+   * imports being written, and graph/nodes reads of sessions past `heavyReadNodes` nodes.
+   */
+  readonly perAccount: {
+    readonly eventStreams: number;
+    readonly imports: number;
+    readonly heavyReads: number;
+  };
+  readonly heavyReadNodes: number;
 }
 
 /** `::ffff:10.0.0.1` → `10.0.0.1`; lower case; `[::1]` → `::1`. */
@@ -245,6 +262,13 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     maxImportNodes: e.SPINDLE_MAX_IMPORT_NODES ?? 100_000,
     maxAttachmentBytes: e.SPINDLE_MAX_ATTACHMENT_BYTES ?? 10 * 1024 * 1024,
     maxMessageAttachmentBytes: e.SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES ?? 20 * 1024 * 1024,
+    maxImports: e.SPINDLE_MAX_IMPORTS ?? 2,
+    perAccount: {
+      eventStreams: e.SPINDLE_MAX_STREAMS_PER_ACCOUNT ?? 16,
+      imports: e.SPINDLE_MAX_IMPORTS_PER_ACCOUNT ?? 1,
+      heavyReads: e.SPINDLE_MAX_HEAVY_READS_PER_ACCOUNT ?? 2,
+    },
+    heavyReadNodes: e.SPINDLE_HEAVY_READ_NODES ?? 5_000,
   };
 }
 

@@ -568,6 +568,12 @@ export class Workspace {
     return this.deps.store.importSession(plan, this.actor.ownerId);
   }
 
+  /** How many nodes a session has written (its highest seq): one index probe. */
+  async nodeSpan(id: SessionId): Promise<number> {
+    await this.own(id);
+    return this.deps.store.lastSeq(id);
+  }
+
   /** Imports hold a parsed file in memory: a few at a time per process. */
   private async inImportSlot<T>(fn: () => Promise<T>): Promise<T> {
     const slots = this.deps.importSlots;

@@ -24,6 +24,8 @@ const CATALOGUE = {
   payload_too_large: "The request body is too large.",
   too_many_attempts: "Too many attempts; wait a few minutes.",
   import_busy: "Another import is being written on this server; try again in a moment.",
+  too_many_streams: "This account has too many event streams open; close a tab and try again.",
+  account_busy: "This account is already reading several large sessions; try again in a moment.",
   signup_closed: "Sign-up is closed: ask the admin of this server to create your account.",
   invalid_password: "The current password is not correct.",
   password_change_required:

@@ -6,6 +6,7 @@ import type { SessionId } from "../engine/ids";
 import { sessionIdParam } from "./params";
 import { services, type Services } from "../server/services";
 import { checkHost, checkJsonBody, checkOrigin, readUploadedFile } from "./edge";
+import type { AdmissionKind } from "./admission";
 import { handle, readJson } from "./respond";
 
 export interface GuardedRequest {
@@ -28,6 +29,16 @@ export interface GuardedRequest {
    * the work ends.
    */
   track(): { readonly signal: AbortSignal; readonly release: () => void };
+  /**
+   * Takes one of the actor's places of `kind` ([R148]); answers the function that gives it
+   * back. @throws EngineError 429 with `Retry-After` past the account's cap.
+   */
+  admit(kind: AdmissionKind): () => void;
+  /**
+   * For a read of the whole graph or ledger: a place among the actor's heavy reads when the
+   * session is past `SPINDLE_HEAVY_READ_NODES` nodes (else nothing to give back).
+   */
+  admitRead(id: SessionId): Promise<() => void>;
 }
 
 /**
@@ -61,6 +72,11 @@ export function guarded(
       workspace,
       services: s,
       json: (schema) => readJson(req, schema, limit),
+      admit: (kind) => s.admission.enter(kind, actor.ownerId),
+      admitRead: async (id) =>
+        (await workspace.nodeSpan(id)) > s.config.heavyReadNodes
+          ? s.admission.enter("heavy_reads", actor.ownerId)
+          : () => undefined,
       track: () =>
         s.gate.track({ ownerId: actor.ownerId, credential: actor.credential ?? null }, req.signal),
       file: () => readUploadedFile(req, s.config.maxAttachmentBytes),

@@ -29,10 +29,13 @@ export function toErrorBody(e: unknown): { code: ErrorCode; message: string } {
   return { code: "internal", message: "Something went wrong on the server." };
 }
 
-/** Maps anything thrown inside a route to a typed JSON error. */
+/** Maps anything thrown inside a route to a typed JSON error (with `Retry-After` if known). */
 export function toErrorResponse(e: unknown): Response {
   const { code, message } = toErrorBody(e);
-  return errorResponse(code, message);
+  const res = errorResponse(code, message);
+  const wait = isEngineError(e) ? e.details?.["retryAfterSeconds"] : undefined;
+  if (typeof wait === "number") res.headers.set("retry-after", String(wait));
+  return res;
 }
 
 /** Runs a route body, turning thrown errors into typed JSON errors. */

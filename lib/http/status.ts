@@ -26,6 +26,8 @@ const STATUS: Readonly<Record<ErrorCode, HttpErrorStatus>> = {
   payload_too_large: 413,
   too_many_attempts: 429,
   import_busy: 429,
+  too_many_streams: 429,
+  account_busy: 429,
   signup_closed: 403,
   invalid_password: 401,
   password_change_required: 403,

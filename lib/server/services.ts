@@ -4,6 +4,7 @@ import { openDatabase, type Database } from "../db/client";
 import { claimSqliteFile } from "../db/single-process";
 import { Dispatcher } from "../dispatcher/dispatcher";
 import { AccountGate } from "../auth/account-gate";
+import { Admission } from "../http/admission";
 import { LocalBus } from "../events/local-bus";
 import { PgBus } from "../events/pg-bus";
 import type { EventBus } from "../events/session-event";
@@ -43,6 +44,8 @@ export interface Services {
   readonly authDeps: AuthenticateDeps;
   /** Running turns and open streams by credential, so a revocation stops them ([R147]). */
   readonly gate: AccountGate;
+  /** What each account may hold at once on this instance ([R148]). */
+  readonly admission: Admission;
   /** The dispatcher as one account sees it (the ownership guard). */
   workspaceFor(actor: Actor): Workspace;
 }
@@ -151,7 +154,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     count: (text: string) => count(text),
     modelChoice: providers.describe().kind !== "offline",
     importLimits: { maxNodes: cfg.maxImportNodes, count: (text: string) => count(text) },
-    importSlots: { active: 0, max: 2 },
+    importSlots: { active: 0, max: cfg.maxImports },
     audits: auditDesk,
   };
   return {
@@ -169,6 +172,11 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     throttle: new SignInThrottle(),
     authDeps,
     gate: new AccountGate(bus),
+    admission: new Admission({
+      event_streams: cfg.perAccount.eventStreams,
+      imports: cfg.perAccount.imports,
+      heavy_reads: cfg.perAccount.heavyReads,
+    }),
     workspaceFor: (actor) => new Workspace(workspaceDeps, actor),
   };
 }

@@ -7,8 +7,18 @@ export const dynamic = "force-dynamic";
 export function POST(req: Request) {
   return guarded(
     req,
-    async ({ workspace, json }) =>
-      Response.json(await workspace.importLedger(await json(ledgerShellSchema)), { status: 201 }),
+    async ({ workspace, json, admit }) => {
+      // Taken before the body is read: one account's imports (and their bodies in memory)
+      // never fill the server's import slots ([R148]).
+      const leave = admit("imports");
+      try {
+        return Response.json(await workspace.importLedger(await json(ledgerShellSchema)), {
+          status: 201,
+        });
+      } finally {
+        leave();
+      }
+    },
     { bodyLimit: "import" },
   );
 }

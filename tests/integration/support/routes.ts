@@ -128,7 +128,13 @@ export class Routes {
   async raw(
     method: Method,
     url: string,
-    options: { headers?: Record<string, string>; body?: unknown } = {},
+    options: {
+      headers?: Record<string, string>;
+      body?: unknown;
+      /** A body sent as is (a stream a test holds open). */
+      rawBody?: ReadableStream<Uint8Array>;
+      signal?: AbortSignal;
+    } = {},
   ): Promise<Response> {
     const [template, params] = this.match(url.split("?")[0] ?? "");
     const handler = this.modules.get(template)?.[method];
@@ -142,6 +148,11 @@ export class Routes {
       },
     };
     if (options.body !== undefined) init.body = JSON.stringify(options.body);
+    if (options.rawBody !== undefined) {
+      init.body = options.rawBody;
+      (init as RequestInit & { duplex: "half" }).duplex = "half";
+    }
+    if (options.signal !== undefined) init.signal = options.signal;
     return handler(new Request(`${ORIGIN}${url}`, init), { params: Promise.resolve(params) });
   }
 

@@ -28,6 +28,8 @@ describe("error catalogue", () => {
       payload_too_large: 413,
       too_many_attempts: 429,
       import_busy: 429,
+      too_many_streams: 429,
+      account_busy: 429,
       signup_closed: 403,
       invalid_password: 401,
       password_change_required: 403,

@@ -11,8 +11,15 @@ export const dynamic = "force-dynamic";
 export function POST(req: Request) {
   return guarded(
     req,
-    async ({ workspace, json }) =>
-      Response.json(await workspace.importChatGpt(await json(chatGptExportSchema))),
+    async ({ workspace, json, admit }) => {
+      // One account's imports never fill the server's import slots ([R148]).
+      const leave = admit("imports");
+      try {
+        return Response.json(await workspace.importChatGpt(await json(chatGptExportSchema)));
+      } finally {
+        leave();
+      }
+    },
     { bodyLimit: "import" },
   );
 }

@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 /** The session channel: every event of the session, from this and other instances. */
 export function GET(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, track }) => {
+  return guarded(req, async ({ workspace, track, admit }) => {
     const id = sessionIdParam((await ctx.params).id);
     // Subscribing checks ownership, so a refused channel answers a JSON 404, not a stream.
     const events: { type: string }[] = [];
@@ -14,6 +14,14 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
     const unsubscribe = await workspace.subscribe(id, (event) =>
       forward ? forward(event) : events.push(event),
     );
+    // An account holds at most SPINDLE_MAX_STREAMS_PER_ACCOUNT streams ([R148]).
+    let leave: () => void;
+    try {
+      leave = admit("event_streams");
+    } catch (e) {
+      unsubscribe();
+      throw e;
+    }
     return sseResponse(
       (send) =>
         new Promise<void>((resolve) => {
@@ -23,6 +31,7 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
           // Ends when the client goes, or when its sign-in or key is revoked ([R147]).
           const work = track();
           const stop = () => {
+            leave();
             unsubscribe();
             work.release();
             resolve();

@@ -9,9 +9,16 @@ export const dynamic = "force-dynamic";
  * `?ids=`, answered as `{nodes, lastSeq, nextAfterSeq, total}`. Without a query: the whole ledger.
  */
 export function GET(req: Request, ctx: RouteContext<"id">) {
-  return guarded(req, async ({ workspace, ownedSession }) => {
+  return guarded(req, async ({ workspace, ownedSession, admitRead }) => {
     const id = await ownedSession(ctx.params);
     const query = nodesQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
-    return Response.json(await workspace.nodesPage(id, query));
+    // The whole ledger of a big session is a heavy read ([R148]); pages and named ids are not.
+    const whole = query.limit === undefined && query.ids === undefined;
+    const leave = whole ? await admitRead(id) : () => undefined;
+    try {
+      return Response.json(await workspace.nodesPage(id, query));
+    } finally {
+      leave();
+    }
   });
 }
