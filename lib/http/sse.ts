@@ -5,12 +5,15 @@ import { isEngineError } from "../engine/errors";
  * (writes after a disconnect are dropped), so a turn always seals its reply.
  */
 export function sseResponse(
-  produce: (send: (event: string, data: unknown) => void) => Promise<void>,
+  produce: (send: (event: string, data: unknown) => void, closed: AbortSignal) => Promise<void>,
   options: { keepAliveMs?: number } = {},
 ): Response {
   const encoder = new TextEncoder();
   let open = true;
   let keepAlive: ReturnType<typeof setInterval> | undefined;
+  // Aborts when the reader cancels the body (the client went), whether or not the request's
+  // own signal says so: an event stream ends then and gives back its place ([R148]).
+  const closed = new AbortController();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       const write = (text: string) => {
@@ -25,7 +28,7 @@ export function sseResponse(
         write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       // A comment line keeps proxies from closing a quiet stream.
       keepAlive = setInterval(() => write(": keep-alive\n\n"), options.keepAliveMs ?? 15_000);
-      produce(send)
+      produce(send, closed.signal)
         .catch((e: unknown) => {
           if (isEngineError(e)) {
             send("error", { code: e.code, message: e.message });
@@ -49,6 +52,7 @@ export function sseResponse(
     cancel() {
       open = false;
       clearInterval(keepAlive);
+      closed.abort();
     },
   });
   return new Response(stream, {

@@ -98,6 +98,10 @@ describeEachDatabase("[R148] fairness between accounts", (kind) => {
     const { admission } = await services();
     const aliceId = await ownerOf("alice@example.com");
     await expect.poll(() => admission.holding("event_streams", aliceId)).toBe(2);
+    // A reader that cancels the body (a tab closed) gives its place back too.
+    const second = open.shift()!;
+    await second.res.body?.cancel();
+    await expect.poll(() => admission.holding("event_streams", aliceId)).toBe(1);
     const again = await routes.raw("GET", `/api/sessions/${aliceSession}/events`, {
       headers: alice,
       signal: first.ctl.signal.aborted ? new AbortController().signal : first.ctl.signal,

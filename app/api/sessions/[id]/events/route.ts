@@ -23,22 +23,28 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
       throw e;
     }
     return sseResponse(
-      (send) =>
+      (send, closed) =>
         new Promise<void>((resolve) => {
           send("ready", { sessionId: id });
           forward = (event) => send(event.type, event);
           for (const event of events.splice(0)) forward(event);
           // Ends when the client goes, or when its sign-in or key is revoked ([R147]).
           const work = track();
+          let stopped = false;
           const stop = () => {
+            if (stopped) return;
+            stopped = true;
             leave();
             unsubscribe();
             work.release();
             resolve();
           };
           // The client may have gone while the session was being checked.
-          if (work.signal.aborted) stop();
-          else work.signal.addEventListener("abort", stop, { once: true });
+          if (work.signal.aborted || closed.aborted) stop();
+          else {
+            work.signal.addEventListener("abort", stop, { once: true });
+            closed.addEventListener("abort", stop, { once: true });
+          }
         }),
     );
   });
