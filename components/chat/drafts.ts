@@ -1,0 +1,110 @@
+/**
+ * The composer's drafts, one per session, kept in the browser's local storage until the
+ * message is sent (issue 21). Nothing here can throw at the page: a full or missing store,
+ * a malformed entry or a huge draft is ignored or trimmed.
+ */
+
+/** The longest draft kept (characters); a longer one is trimmed to this. */
+export const DRAFT_MAX_CHARS = 100_000;
+/** The most drafts kept; saving one more forgets the oldest. */
+export const DRAFT_MAX_SESSIONS = 50;
+
+const PREFIX = "spindle.draft.";
+
+/** The part of `Storage` the drafts use (a test passes a Map-backed one). */
+export interface DraftStore {
+  readonly length: number;
+  key(index: number): string | null;
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+interface Entry {
+  readonly text: string;
+  readonly savedAt: number;
+}
+
+function parse(raw: string | null): Entry | null {
+  if (raw === null) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value !== "object" || value === null) return null;
+    const { text, savedAt } = value as Record<string, unknown>;
+    if (typeof text !== "string" || typeof savedAt !== "number") return null;
+    return { text, savedAt };
+  } catch {
+    return null;
+  }
+}
+
+/** The browser's local storage, or null where there is none or it refuses access. */
+export function browserDrafts(): DraftStore | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The saved draft of `sessionId` (trimmed to DRAFT_MAX_CHARS), or "" when there is none. */
+export function loadDraft(store: DraftStore | null, sessionId: string): string {
+  try {
+    const raw = store?.getItem(PREFIX + sessionId) ?? null;
+    const entry = parse(raw);
+    if (raw !== null && entry === null) store?.removeItem(PREFIX + sessionId);
+    return entry ? entry.text.slice(0, DRAFT_MAX_CHARS) : "";
+  } catch {
+    return "";
+  }
+}
+
+/** Every saved draft's key and time, oldest first. */
+function entries(store: DraftStore): { key: string; savedAt: number }[] {
+  const out: { key: string; savedAt: number }[] = [];
+  for (let i = 0; i < store.length; i++) {
+    const key = store.key(i);
+    if (key === null || !key.startsWith(PREFIX)) continue;
+    out.push({ key, savedAt: parse(store.getItem(key))?.savedAt ?? 0 });
+  }
+  return out.sort((a, b) => a.savedAt - b.savedAt);
+}
+
+/**
+ * Keeps `text` as the draft of `sessionId` (an empty or blank one removes it). A draft over
+ * DRAFT_MAX_CHARS is trimmed; past DRAFT_MAX_SESSIONS drafts the oldest go; a store that
+ * is full or refuses writes leaves the draft unsaved.
+ */
+export function saveDraft(
+  store: DraftStore | null,
+  sessionId: string,
+  text: string,
+  now: number,
+): void {
+  if (!store) return;
+  const key = PREFIX + sessionId;
+  try {
+    if (text.trim() === "") {
+      store.removeItem(key);
+      return;
+    }
+    const known = store.getItem(key) !== null;
+    store.setItem(key, JSON.stringify({ text: text.slice(0, DRAFT_MAX_CHARS), savedAt: now }));
+    if (known) return;
+    const all = entries(store);
+    for (const old of all.slice(0, Math.max(0, all.length - DRAFT_MAX_SESSIONS))) {
+      store.removeItem(old.key);
+    }
+  } catch {
+    // Full, or storage disabled: the draft lives only in the page.
+  }
+}
+
+/** Forgets the draft of `sessionId` (the session was deleted). */
+export function dropDraft(store: DraftStore | null, sessionId: string): void {
+  try {
+    store?.removeItem(PREFIX + sessionId);
+  } catch {
+    // Nothing kept, nothing to forget.
+  }
+}
