@@ -55,12 +55,12 @@ export default defineConfig({
       // The agent loop and rendered replies against a scripted OpenAI-protocol server, in
       // single-user mode.
       name: "agent",
-      testMatch: /(agent|markdown)\.spec\.ts/,
+      testMatch: /(agent|markdown|reading|models)\.spec\.ts/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${AGENT_PORT}` },
     },
     {
       name: "debian-chromium",
-      testIgnore: /(accounts|agent|markdown)\.spec\.ts/,
+      testIgnore: /(accounts|agent|markdown|reading|models)\.spec\.ts/,
       dependencies: ["accounts"],
       use: { ...chromium, storageState: ADMIN_STATE },
     },
@@ -75,7 +75,11 @@ export default defineConfig({
     },
     {
       command: "npx tsx tests/support/recording-server-cli.ts",
-      env: { PORT: new URL(FAKE_OPENAI_URL).port },
+      // Two models, for the model picker and "Retry with…" (issue 21).
+      env: {
+        PORT: new URL(FAKE_OPENAI_URL).port,
+        RECORDING_SERVER_MODELS: "spindle-test-model,spindle-other-model",
+      },
       url: `${FAKE_OPENAI_URL}/v1/models`,
       reuseExistingServer: false,
       timeout: 60_000,

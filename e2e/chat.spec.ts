@@ -15,7 +15,7 @@ test("chat: send, stream, retry with sibling navigation, edit, graph and provena
 
   // Retry: a sibling reply, HEAD follows it; the version switcher shows 2/2.
   await reply.hover();
-  await reply.getByRole("button", { name: "Retry" }).click();
+  await reply.getByRole("button", { name: "Retry", exact: true }).click();
   await expect(page.locator("article.msg-assistant .siblings-count")).toHaveText("2/2");
   await page.getByRole("button", { name: "Previous version" }).click();
   await expect(page.locator("article.msg-assistant .siblings-count")).toHaveText("1/2");
@@ -145,7 +145,7 @@ test("delete branch: removing a retried reply falls back to the other version", 
   await send(page, "Keep or drop?");
   const reply = page.locator("article.msg-assistant").last();
   await reply.hover();
-  await reply.getByRole("button", { name: "Retry" }).click();
+  await reply.getByRole("button", { name: "Retry", exact: true }).click();
   await expect(page.locator("article.msg-assistant .siblings-count")).toHaveText("2/2");
   page.once("dialog", (d) => void d.accept());
   const tip = page.locator("article.msg-assistant").last();

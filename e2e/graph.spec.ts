@@ -119,7 +119,9 @@ test("graph: opens on HEAD at reading size, unfolds a capsule in place, frames w
   // On a phone the graph is a drawer, and it opens just as readable.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/s/${id}`);
-  await page.getByRole("button", { name: "Show graph" }).click();
+  // The phone's header keeps the graph toggle in the session menu.
+  await page.getByRole("button", { name: "Session menu" }).click();
+  await page.getByRole("menuitem", { name: "Show graph" }).click();
   const drawer = page.getByRole("dialog", { name: "Conversation graph" });
   const phoneHead = drawer.locator('.react-flow__node:has([aria-current="true"])');
   await expect.poll(() => inside(phoneHead, drawer.locator(".react-flow"))).toBe(true);

@@ -67,7 +67,7 @@ test("history: rename, export and re-import give the same graph", async ({ page,
   await send(page, "First question about spindles");
   const reply = page.locator("article.msg-assistant").last();
   await reply.hover();
-  await reply.getByRole("button", { name: "Retry" }).click();
+  await reply.getByRole("button", { name: "Retry", exact: true }).click();
   await expect(page.locator("article.msg-assistant .siblings-count")).toHaveText("2/2");
   // The retried reply streams; the composer takes the next message once it is sealed.
   await expect(page.locator(".msg-status.streaming")).toHaveCount(0);

@@ -15,13 +15,30 @@ export interface AccountMenuProps {
   readonly compact?: boolean;
 }
 
+/** Signs out through better-auth and goes to the sign-in page. */
+export async function signOut(router: ReturnType<typeof useRouter>): Promise<void> {
+  await fetch("/api/auth/sign-out", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
+  router.replace("/sign-in");
+  router.refresh();
+}
+
 /** The signed-in user in the header: account settings, the admin page, sign-out. */
-export function AccountMenu({ name, accounts, isAdmin, compact = false }: AccountMenuProps) {
+export function AccountMenu({
+  name,
+  accounts,
+  isAdmin,
+  compact = false,
+  className,
+}: AccountMenuProps & { className?: string | undefined }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   if (!accounts) return null;
   return (
-    <nav className={cx(styles.menu, compact && styles.compact)} aria-label="Account">
+    <nav className={cx(styles.menu, compact && styles.compact, className)} aria-label="Account">
       {compact ? (
         <Link className={cx("btn btn-quiet", styles.name)} href="/account" title="Your account">
           {name}
@@ -46,13 +63,7 @@ export function AccountMenu({ name, accounts, isAdmin, compact = false }: Accoun
         disabled={busy}
         onClick={async () => {
           setBusy(true);
-          await fetch("/api/auth/sign-out", {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: "{}",
-          });
-          router.replace("/sign-in");
-          router.refresh();
+          await signOut(router);
         }}
       >
         Sign out

@@ -1,7 +1,8 @@
 "use client";
 
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import type { NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import { SessionGraph } from "@/components/graph/session-graph";
@@ -16,20 +17,24 @@ import type { WireNode } from "@/lib/engine/wire-node";
 import { SearchFocus } from "@/components/search/search-focus";
 import { CompareProvider } from "@/components/compare/compare-context";
 import { ShortcutsProvider } from "@/components/shortcuts/shortcuts-provider";
-import { AccountMenu, type AccountMenuProps } from "@/components/account/account-menu";
+import { AccountMenu, signOut, type AccountMenuProps } from "@/components/account/account-menu";
 import { Composer } from "./composer";
 import { HeadBar } from "./head-bar";
 import { BranchSwitchBar } from "./branch-switch-bar";
-import { SettingsPanel } from "./settings-panel";
+import { SettingsPanel, type SettingsHandle } from "./settings-panel";
 import { ContextMeter } from "./context-meter";
+import { ModelPicker } from "./model-picker";
+import { loadModels } from "./model-catalogue";
 import { Transcript } from "./transcript";
 import { useSessionActions } from "./use-session-actions";
 import { useSessionEvents } from "./use-session-events";
-import { useNarrowScreen } from "./use-narrow-screen";
+import { useHeaderLayout, useNarrowScreen } from "./use-narrow-screen";
+import { SessionsSidebar } from "./sessions-sidebar";
+import { takeFirstMessage, useNewChatShortcut, useSidebarPinned } from "./use-sidebar";
 import { useCompactReadiness } from "./use-compact-readiness";
-import { ThemeToggle } from "@/components/theme/theme-toggle";
-import { SessionMenu } from "@/components/session/session-menu";
-import { SearchButton } from "@/components/search/search-launcher";
+import { ThemeToggle, useThemeSwitch } from "@/components/theme/theme-toggle";
+import { SessionMenu, type MenuExtra } from "@/components/session/session-menu";
+import { SearchButton, useOpenSearch } from "@/components/search/search-launcher";
 import { cx } from "@/components/ui/cx";
 import styles from "./chat-app.module.css";
 
@@ -97,6 +102,8 @@ function ChatLayout({
   // a drawer that opens on demand.
   const [paneOpen, setPaneOpen] = useState(true);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The sessions sidebar as a drawer on a phone (below).
+  const [sidebarDrawer, setSidebarDrawer] = useState(false);
   const graphOpen = narrow ? drawerOpen : paneOpen;
   const toggleGraph = () => (narrow ? setDrawerOpen((v) => !v) : setPaneOpen((v) => !v));
   useEffect(() => {
@@ -110,6 +117,22 @@ function ChatLayout({
     window.addEventListener("keydown", close);
     return () => window.removeEventListener("keydown", close);
   }, [narrow, drawerOpen]);
+  // The models' prices and windows, for the replies' cost lines and the picker.
+  useEffect(loadModels, []);
+  // Esc stops this tab's streaming reply (issue 21) — unless a dialog, the graph drawer or
+  // another control used the key.
+  const stop = actions.stop;
+  useEffect(() => {
+    if (busy !== "turn") return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      if (document.querySelector("dialog[open]") || drawerOpen || sidebarDrawer) return;
+      e.preventDefault();
+      stop();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [busy, drawerOpen, sidebarDrawer, stop]);
   // "What did it read?" on a narrow screen opens the graph that answers it.
   const store = useSessionStoreApi();
   useEffect(() => {
@@ -122,6 +145,70 @@ function ChatLayout({
   }, [narrow, store]);
   const checkout = useCallback((id: NodeId) => void actions.checkout(id), [actions]);
 
+  // The sessions sidebar (issue 21): pinned open or not on wide screens (remembered), a
+  // drawer on phones; Ctrl/⌘-Shift-O starts a new chat.
+  useNewChatShortcut();
+  const [pinned, setPinned] = useSidebarPinned();
+  useEffect(() => {
+    if (!sidebarDrawer) return;
+    const close = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      if (document.querySelector("dialog[open]")) return;
+      setSidebarDrawer(false);
+    };
+    window.addEventListener("keydown", close);
+    return () => window.removeEventListener("keydown", close);
+  }, [sidebarDrawer]);
+  // A chat started on the new-chat page: its first message is sent here, once.
+  const send = actions.send;
+  useEffect(() => {
+    const first = takeFirstMessage(sessionId);
+    if (first) void send(first);
+  }, [sessionId, send]);
+
+  // One header row at every width (issue 21): what does not fit moves into the session
+  // menu — Search, the theme and the account below 1360 px, and on a phone also Compact,
+  // Settings and the graph. CSS hides the same controls before hydration.
+  const layout = useHeaderLayout();
+  const phone = layout === "phone";
+  const sidebarOpen = phone ? sidebarDrawer : pinned;
+  const toggleSidebar = () => (phone ? setSidebarDrawer((v) => !v) : setPinned(!pinned));
+  const router = useRouter();
+  const openSearch = useOpenSearch();
+  const theme = useThemeSwitch();
+  const settingsRef = useRef<SettingsHandle>(null);
+  const openSettings = useCallback(() => settingsRef.current?.open(), []);
+  const compactTitle = streaming
+    ? "Wait for the reply to finish"
+    : (compactable.reason ?? "Summarise everything before the latest exchange now");
+  const compact = () =>
+    compactable.ready ? void actions.compact() : setNotice(compactable.reason);
+  const phoneItems: readonly MenuExtra[] = [
+    {
+      label: busy === "compact" ? "Compacting…" : "Compact",
+      onSelect: busy !== null || streaming ? () => setNotice(compactTitle) : compact,
+      disabled: !compactable.ready || busy !== null || streaming,
+      title: compactTitle,
+    },
+    { label: "Settings…", onSelect: openSettings },
+    { label: graphOpen ? "Hide graph" : "Show graph", onSelect: toggleGraph },
+  ];
+  const accountItems: readonly MenuExtra[] = account.accounts
+    ? [
+        { label: `Account (${account.name})`, href: "/account" },
+        { label: "Sign out", onSelect: () => void signOut(router) },
+      ]
+    : [];
+  const crowdedItems: readonly MenuExtra[] = [
+    ...(openSearch ? [{ label: "Search…", onSelect: openSearch }] : []),
+    { label: theme.label, onSelect: theme.toggle },
+    ...accountItems,
+  ];
+  const extraItems = [
+    ...(layout === "phone" ? phoneItems : []),
+    ...(layout === "wide" ? [] : crowdedItems),
+  ];
+
   return (
     <div
       className={cx(
@@ -133,60 +220,98 @@ function ChatLayout({
       )}
     >
       <header className={styles.header}>
-        <Link href="/" className="back-link" aria-label="All sessions">
-          ← Sessions
+        <button
+          type="button"
+          className={cx("btn icon-only", styles.sidebarToggle)}
+          aria-label={sidebarOpen ? "Hide sessions" : "Show sessions"}
+          title={sidebarOpen ? "Hide sessions" : "Show sessions"}
+          aria-expanded={sidebarOpen}
+          aria-controls="sessions-sidebar"
+          onClick={toggleSidebar}
+        >
+          <span aria-hidden="true">☰</span>
+        </button>
+        <Link href="/" className={cx("back-link", styles.back)} aria-label="All sessions">
+          ← <span className={styles.backText}>Sessions</span>
         </Link>
-        <h1 className={styles.title}>{title}</h1>
+        <h1 className={styles.title} title={title}>
+          {title}
+        </h1>
         <SessionMenu
           sessionId={sessionId}
           title={title}
           headId={headId}
           onRenamed={setSession}
           systemPrompt={systemPrompt}
+          extraItems={extraItems}
         />
-        <span
-          className={cx("badge", styles.badge)}
-          title={model.offline ? "No language model is configured" : "Model"}
-        >
-          {sessionModel ?? model.label}
-        </span>
+        <ModelPicker
+          trigger={
+            <>
+              <span className={styles.badgeText}>{sessionModel ?? model.label}</span>
+              <span aria-hidden="true"> ▾</span>
+            </>
+          }
+          triggerClassName={cx("badge", styles.badge, styles.modelBadge)}
+          triggerLabel={
+            model.offline
+              ? `Model: ${model.label} (no language model is configured). Choose another`
+              : `Model: ${sessionModel ?? model.label}. Choose another for this session`
+          }
+          heading="Model for this session's next turns"
+          current={sessionModel ?? null}
+          onPick={(name) => void actions.setModel(name)}
+        />
         {model.notice && (
-          <span className={cx("badge badge-warn", styles.badge)} title={model.notice}>
+          <span
+            className={cx("badge badge-warn", styles.badge, styles.notPhone)}
+            title={model.notice}
+          >
             window guessed
           </span>
         )}
         <ContextMeter />
         <button
-          className="btn"
+          className={cx("btn", styles.notPhone)}
           // Not disabled outright when there is nothing to compact: the reason stays
           // reachable (a tooltip, and a tap on a phone shows it) without asking the server.
-          onClick={() =>
-            compactable.ready ? void actions.compact() : setNotice(compactable.reason)
-          }
+          onClick={compact}
           disabled={busy !== null || streaming}
           aria-disabled={!compactable.ready || undefined}
-          title={
-            streaming
-              ? "Wait for the reply to finish"
-              : (compactable.reason ?? "Summarise everything before the latest exchange now")
-          }
+          title={compactTitle}
         >
           {busy === "compact" ? "Compacting…" : "Compact"}
         </button>
-        <SettingsPanel />
+        <SettingsPanel handle={settingsRef} buttonClassName={styles.notPhone} />
         <button
-          className="btn"
+          className={cx("btn", styles.notPhone)}
           onClick={toggleGraph}
           aria-pressed={graphOpen}
           aria-controls="graph-pane"
         >
           {graphOpen ? "Hide graph" : "Show graph"}
         </button>
-        <SearchButton compact />
-        <ThemeToggle />
-        <AccountMenu {...account} compact />
+        {layout === "wide" && (
+          <>
+            <SearchButton compact className={styles.wideOnly} />
+            <ThemeToggle className={styles.wideOnly} />
+            <AccountMenu {...account} compact className={styles.wideOnly} />
+          </>
+        )}
       </header>
       <main className={styles.main}>
+        {sidebarOpen && (
+          <div className={cx(styles.sidebarPane, phone && styles.sidebarDrawer)}>
+            <SessionsSidebar currentId={sessionId} onNavigate={() => setSidebarDrawer(false)} />
+          </div>
+        )}
+        {phone && sidebarDrawer && (
+          <div
+            className={styles.backdrop}
+            aria-hidden="true"
+            onClick={() => setSidebarDrawer(false)}
+          />
+        )}
         <section className={cx("chat-pane", styles.chatPane)}>
           {movedFrom !== null && <BranchSwitchBar from={movedFrom} />}
           <Transcript actions={actions} />

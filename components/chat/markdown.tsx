@@ -10,7 +10,7 @@ import {
 } from "react";
 import { Streamdown, defaultRehypePlugins, type StreamdownProps } from "streamdown";
 import { createCodePlugin } from "@streamdown/code";
-import { math } from "@streamdown/math";
+import { createMathPlugin } from "@streamdown/math";
 import { harden } from "rehype-harden";
 import s from "./markdown.module.css";
 
@@ -20,7 +20,8 @@ type Pluggable = NonNullable<StreamdownProps["rehypePlugins"]>[number];
 // background in both themes; the plain ones drop comments and constants below it.
 const PLUGINS = {
   code: createCodePlugin({ themes: ["github-light-high-contrast", "github-dark-high-contrast"] }),
-  math,
+  // Inline `$…$` as well as display `$$…$$` (issue 21): models write both.
+  math: createMathPlugin({ singleDollarTextMath: true }),
 };
 
 /**

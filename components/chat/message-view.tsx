@@ -6,6 +6,8 @@ import type { LedgerNode } from "@/lib/engine/types";
 import type { WireNode } from "@/lib/engine/wire-node";
 import { Markdown } from "./markdown";
 import { ToolCallCards } from "./tool-call-cards";
+import { ModelPicker } from "./model-picker";
+import { costOf, entryOf, formatCost, useModels } from "./model-catalogue";
 import { cx } from "@/components/ui/cx";
 import { usageText } from "./usage-text";
 import styles from "./message-view.module.css";
@@ -18,7 +20,8 @@ export interface MessageViewProps {
   readonly covered: boolean;
   readonly busy: boolean;
   readonly selected: boolean;
-  readonly onRetry: (id: NodeId) => void;
+  /** A sibling reply; with a model, written by that model (Retry with…). */
+  readonly onRetry: (id: NodeId, model?: string) => void;
   readonly onEdit: (id: NodeId, content: string) => void;
   readonly onSibling: (node: LedgerNode, delta: -1 | 1) => void;
   /** Opens the versions' branches side by side. */
@@ -72,6 +75,9 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
     >
       <header className={styles.head}>
         <span className={styles.role}>{manualTask ? "Task" : ROLE_LABEL[node.kind]}</span>
+        {node.kind === "assistant" && !manualTask && node.status !== "streaming" && (
+          <ReplyFacts node={node} />
+        )}
         {node.status === "streaming" && (
           <span className={cx("msg-status streaming", styles.status, styles.streaming)}>
             streaming…
@@ -210,13 +216,24 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
             </button>
           )}
           {node.kind === "assistant" && !manualTask && node.status !== "streaming" && (
-            <button
-              className="link-btn"
-              disabled={props.busy}
-              onClick={() => props.onRetry(node.id)}
-            >
-              Retry
-            </button>
+            <>
+              <button
+                className="link-btn"
+                disabled={props.busy}
+                onClick={() => props.onRetry(node.id)}
+              >
+                Retry
+              </button>
+              <ModelPicker
+                trigger="Retry with…"
+                triggerClassName="link-btn"
+                triggerLabel="Retry with another model"
+                heading="Retry this reply with"
+                current={node.metadata.model ?? null}
+                disabled={props.busy}
+                onPick={(model) => props.onRetry(node.id, model)}
+              />
+            </>
           )}
           {node.content && (
             <button
@@ -255,3 +272,28 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
     </article>
   );
 });
+
+/**
+ * Which model wrote a reply, and its cost when the model registry knows the model's list
+ * price (issue 21); its tokens are the usage line beside it ([R254]).
+ */
+function ReplyFacts({ node }: { node: WireNode }) {
+  const models = useModels();
+  const { model, usage } = node.metadata;
+  if (!model) return null;
+  const price = entryOf(models, model)?.price ?? null;
+  const cost = usage && price ? ` · ${formatCost(costOf(price, usage))}` : "";
+  return (
+    <span
+      className={cx("reply-facts", styles.facts)}
+      title={
+        cost
+          ? "The model that wrote this reply, and its list-price cost"
+          : "The model that wrote this reply"
+      }
+    >
+      {model}
+      {cost}
+    </span>
+  );
+}

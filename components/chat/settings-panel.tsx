@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useImperativeHandle, useState, type Ref } from "react";
 import { updateSessionAction } from "@/app/s/[id]/actions";
 import { useSession } from "@/components/session/session-context";
 import { POLICY_OPTIONS, policyHint } from "@/components/session/policy-options";
@@ -16,7 +16,18 @@ interface ModelsAnswer {
  * Per-session settings (meta.settings): model, window, kept tail, auto-compaction, how
  * compaction keeps its summaries, tools.
  */
-export function SettingsPanel() {
+export interface SettingsHandle {
+  /** Opens the panel (from the session menu, when the header has no room for the button). */
+  open: () => void;
+}
+
+export function SettingsPanel({
+  handle,
+  buttonClassName,
+}: {
+  handle?: Ref<SettingsHandle>;
+  buttonClassName?: string | undefined;
+}) {
   const session = useSession((s) => s.session);
   const setSession = useSession((s) => s.setSession);
   const setError = useSession((s) => s.setError);
@@ -49,6 +60,7 @@ export function SettingsPanel() {
     setPolicy(settings.policy ?? "rolling-single");
     setOpen(true);
   };
+  useImperativeHandle(handle, () => ({ open: openPanel }));
 
   const save = async () => {
     // An empty field clears the override: the server-wide default applies again.
@@ -70,7 +82,7 @@ export function SettingsPanel() {
   return (
     <div className={styles.settings}>
       <button
-        className="btn"
+        className={buttonClassName ? `btn ${buttonClassName}` : "btn"}
         onClick={() => (open ? setOpen(false) : openPanel())}
         aria-expanded={open}
       >

@@ -59,6 +59,10 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const scroller = useRef<HTMLDivElement | null>(null);
   const list = useRef<HTMLDivElement | null>(null);
   const atBottom = useRef(true);
+  // Away from the end (issue 21): a button brings the view back, marked while a reply
+  // streams below.
+  const [away, setAway] = useState(false);
+  const streaming = useSession(selectStreaming);
 
   // Versions (`< 2/3 >`) from the children index by the engine's rule — the graph's own
   // siblingIndex/siblingCount — so the transcript never waits for a whole-ledger graph build
@@ -80,7 +84,10 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const covered = useMemo(() => new Set(standIns.flatMap((s) => s.turns)), [standIns]);
 
   // Stable callbacks: a memoised row re-renders only when its own props change ([R124]).
-  const onRetry = useCallback((id: NodeId) => void actions.retry(id), [actions]);
+  const onRetry = useCallback(
+    (id: NodeId, model?: string) => void actions.retry(id, model),
+    [actions],
+  );
   const onEdit = useCallback(
     (id: NodeId, content: string) => void actions.edit(id, content),
     [actions],
@@ -221,6 +228,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
     const el = scroller.current;
     if (!el) return;
     atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK;
+    setAway(!atBottom.current);
     // Scrolled back within the list itself: the room kept below is no longer needed.
     if (el.scrollTop + el.clientHeight <= virtualizer.getTotalSize()) setFloor(0);
   }, [virtualizer]);
@@ -258,62 +266,86 @@ export function Transcript({ actions }: { actions: SessionActions }) {
     [store],
   );
 
+  const jumpToEnd = useCallback(() => {
+    atBottom.current = true;
+    setAway(false);
+    setFloor(0);
+    toBottom();
+  }, [toBottom]);
+
   const items = virtualizer.getVirtualItems();
   return (
-    <div ref={attach} className={styles.transcript} aria-label="Transcript" onScroll={onScroll}>
-      <div className={styles.sizer} style={{ height: Math.max(virtualizer.getTotalSize(), floor) }}>
+    <div className={styles.frame}>
+      <div ref={attach} className={styles.transcript} aria-label="Transcript" onScroll={onScroll}>
         <div
-          ref={list}
-          className={styles.window}
-          style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
+          className={styles.sizer}
+          style={{ height: Math.max(virtualizer.getTotalSize(), floor) }}
         >
-          {items.map((item) => {
-            const node = item.index === 0 ? undefined : turns[item.index - 1];
-            const [siblingIndex, siblingCount] = node ? versionsOf(node) : [0, 1];
-            return (
-              <div
-                key={item.key}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                className={styles.row}
-              >
-                {item.index === 0 ? (
-                  root && (
-                    <div className={styles.systemPrompt}>
-                      <button className="link-btn" onClick={() => setShowSystem((v) => !v)}>
-                        {showSystem ? "Hide" : "Show"} system prompt
-                      </button>
-                      {showSystem && <pre>{root.content}</pre>}
-                    </div>
-                  )
-                ) : node ? (
-                  <>
-                    {cardAt.has(node.id) && <SummaryCard standIn={cardAt.get(node.id)} />}
-                    <TurnRow
-                      id={node.id}
-                      siblingIndex={siblingIndex}
-                      siblingCount={siblingCount}
-                      covered={covered.has(node.id)}
-                      busy={busy}
-                      selected={selectedId === node.id}
-                      deletable={node.id === last?.id && forkedAbove && lastIsTip}
-                      onRetry={onRetry}
-                      onEdit={onEdit}
-                      onSibling={onSibling}
-                      onCompare={onCompare}
-                      onSelect={onSelect}
-                      onDeleteBranch={onDeleteBranch}
-                      onCheckout={onCheckout}
-                    />
-                  </>
-                ) : null}
-              </div>
-            );
-          })}
+          <div
+            ref={list}
+            className={styles.window}
+            style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
+          >
+            {items.map((item) => {
+              const node = item.index === 0 ? undefined : turns[item.index - 1];
+              const [siblingIndex, siblingCount] = node ? versionsOf(node) : [0, 1];
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  className={styles.row}
+                >
+                  {item.index === 0 ? (
+                    root && (
+                      <div className={styles.systemPrompt}>
+                        <button className="link-btn" onClick={() => setShowSystem((v) => !v)}>
+                          {showSystem ? "Hide" : "Show"} system prompt
+                        </button>
+                        {showSystem && <pre>{root.content}</pre>}
+                      </div>
+                    )
+                  ) : node ? (
+                    <>
+                      {cardAt.has(node.id) && <SummaryCard standIn={cardAt.get(node.id)} />}
+                      <TurnRow
+                        id={node.id}
+                        siblingIndex={siblingIndex}
+                        siblingCount={siblingCount}
+                        covered={covered.has(node.id)}
+                        busy={busy}
+                        selected={selectedId === node.id}
+                        deletable={node.id === last?.id && forkedAbove && lastIsTip}
+                        onRetry={onRetry}
+                        onEdit={onEdit}
+                        onSibling={onSibling}
+                        onCompare={onCompare}
+                        onSelect={onSelect}
+                        onDeleteBranch={onDeleteBranch}
+                        onCheckout={onCheckout}
+                      />
+                    </>
+                  ) : null}
+                </div>
+              );
+            })}
+          </div>
         </div>
+        {turns.length === 0 && (
+          <p className={styles.empty}>Send a message to start the conversation.</p>
+        )}
       </div>
-      {turns.length === 0 && (
-        <p className={styles.empty}>Send a message to start the conversation.</p>
+      {away && (
+        <button
+          type="button"
+          className={cx(styles.toEnd, streaming && styles.toEndLive)}
+          onClick={jumpToEnd}
+          aria-label={streaming ? "Scroll to bottom (a reply is streaming)" : "Scroll to bottom"}
+          title={streaming ? "A reply is streaming below" : "Scroll to the latest message"}
+        >
+          <span aria-hidden="true">↓</span>
+          {streaming && <span className={styles.liveDot} aria-hidden="true" />}
+        </button>
       )}
     </div>
   );

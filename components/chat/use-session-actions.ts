@@ -50,6 +50,8 @@ export interface TurnRequest {
   readonly content?: string;
   readonly parentId?: NodeId;
   readonly targetId?: NodeId;
+  /** This turn's model (Retry with…, [R203]); the session's otherwise. */
+  readonly model?: string;
 }
 
 /**
@@ -143,7 +145,9 @@ export function useSessionActions() {
       catchUp,
       send: (content: string, parentId?: NodeId) =>
         turn({ mode: "send", content, ...(parentId ? { parentId } : {}) }),
-      retry: (targetId: NodeId) => turn({ mode: "retry", targetId }),
+      /** A sibling reply; with `model`, written by that model for this one retry. */
+      retry: (targetId: NodeId, model?: string) =>
+        turn({ mode: "retry", targetId, ...(model ? { model } : {}) }),
       /** A new reply under one of your messages (a retry of it, [R180]). */
       generate: (userId: NodeId) => turn({ mode: "retry", targetId: userId }),
       edit: (targetId: NodeId, content: string) => turn({ mode: "edit", targetId, content }),

@@ -42,6 +42,11 @@ export function SearchProvider({ children }: { children: ReactNode }) {
   );
 }
 
+/** Opens the page's search dialog; null outside a SearchProvider. */
+export function useOpenSearch(): (() => void) | null {
+  return useContext(OpenSearch);
+}
+
 const noSubscription = () => () => {};
 const isApple = () => /Mac|iPhone|iPad/.test(window.navigator.platform);
 
@@ -53,7 +58,7 @@ export function SearchButton({
   className,
   compact = false,
 }: {
-  className?: string;
+  className?: string | undefined;
   compact?: boolean;
 }) {
   const open = useContext(OpenSearch);

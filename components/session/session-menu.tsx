@@ -1,12 +1,22 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
+import {
+  Fragment,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type RefObject,
+} from "react";
+import { autoUpdate, flip, offset, shift, size, useFloating } from "@floating-ui/react";
 import type { SessionRecord } from "@/lib/engine/types";
 import { deleteSessionAction, updateSessionAction } from "@/app/s/[id]/actions";
 import { TITLE_MAX_CHARS } from "@/lib/http/schemas";
 import { ForkDialog } from "./fork-dialog";
 import { formText } from "@/components/ui/form-text";
+import { browserDrafts, dropDraft } from "@/components/chat/drafts";
 import { MenuDialog } from "./menu-dialog";
 import styles from "./session-menu.module.css";
 
@@ -19,7 +29,25 @@ export interface SessionMenuProps {
   readonly onRenamed?: (session: SessionRecord) => void;
   /** The current system prompt (ROOT's content), the starting text of "another prompt". */
   readonly systemPrompt?: string;
+  /**
+   * The header's actions that do not fit in line on this screen (issue 21: one row on a
+   * phone), listed first, above the session's own items.
+   */
+  readonly extraItems?: readonly MenuExtra[];
 }
+
+/** An action the header moved into the menu: a link, or a button with its own act. */
+export interface MenuExtra {
+  readonly label: string;
+  readonly href?: string;
+  readonly onSelect?: () => void;
+  /** Shown but not usable; `title` says why. */
+  readonly disabled?: boolean;
+  readonly title?: string;
+}
+
+/** Kept this far from the viewport's edges. */
+const EDGE = 8;
 
 /**
  * The session's menu (a WAI-ARIA menu button): rename, export as JSON or Markdown, delete.
@@ -34,6 +62,25 @@ export function SessionMenu(props: SessionMenuProps) {
   const [busy, setBusy] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
+  // Placed by Floating UI below the button, flipped above it and shifted sideways so
+  // every item stays inside the viewport (a phone put it at x = -134 before).
+  const { refs, floatingStyles } = useFloating({
+    open,
+    placement: "bottom-end",
+    strategy: "fixed",
+    middleware: [
+      offset(4),
+      flip({ padding: EDGE }),
+      shift({ padding: EDGE }),
+      size({
+        padding: EDGE,
+        apply({ availableHeight, elements }) {
+          elements.floating.style.maxHeight = `${Math.max(120, availableHeight)}px`;
+        },
+      }),
+    ],
+    whileElementsMounted: open ? autoUpdate : undefined,
+  });
   const dialogRef = useRef<HTMLDialogElement>(null);
   const forkRef = useRef<HTMLDialogElement>(null);
   const [renameError, setRenameError] = useState<string | null>(null);
@@ -117,14 +164,19 @@ export function SessionMenu(props: SessionMenuProps) {
       window.alert(`The session could not be deleted: ${result.error.message}`);
       return;
     }
+    dropDraft(browserDrafts(), sessionId);
     router.push("/");
     router.refresh();
   };
 
+  const extras = props.extraItems ?? [];
   return (
     <div className={styles.wrap}>
       <button
-        ref={buttonRef}
+        ref={(el) => {
+          buttonRef.current = el;
+          refs.setReference(el);
+        }}
         type="button"
         className={styles.trigger}
         aria-label="Session menu"
@@ -145,14 +197,49 @@ export function SessionMenu(props: SessionMenuProps) {
       {/* Always mounted, hidden when closed: a download link removed from the page
           during its own click would not be followed. */}
       <div
-        ref={menuRef}
+        ref={(el) => {
+          menuRef.current = el;
+          refs.setFloating(el);
+        }}
         id={menuId}
         hidden={!open}
         role="menu"
         aria-label="Session"
         className={styles.menu}
+        style={floatingStyles}
         onKeyDown={onMenuKey}
       >
+        {extras.map((extra) => (
+          <Fragment key={extra.label}>
+            {extra.href ? (
+              <a
+                role="menuitem"
+                tabIndex={-1}
+                className={styles.item}
+                href={extra.href}
+                onClick={() => close(false)}
+              >
+                {extra.label}
+              </a>
+            ) : (
+              <button
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                className={styles.item}
+                aria-disabled={extra.disabled || undefined}
+                title={extra.title}
+                onClick={() => {
+                  close(false);
+                  extra.onSelect?.();
+                }}
+              >
+                {extra.label}
+              </button>
+            )}
+          </Fragment>
+        ))}
+        {extras.length > 0 && <div role="separator" className={styles.separator} />}
         <button
           type="button"
           role="menuitem"

@@ -1,3 +1,4 @@
+import { CHAT_SHORTCUTS } from "@/components/chat/chat-shortcuts";
 import { GRAPH_SHORTCUTS } from "@/components/graph/graph-shortcuts";
 
 /** One key (or chord) and what it does. `keys` are shown as written: "Shift", "↑", "?". */
@@ -20,4 +21,4 @@ export interface ShortcutSection {
  * declares its section beside its key handler and adds it here: the list is written once,
  * next to the code it describes.
  */
-export const SHORTCUT_SECTIONS: readonly ShortcutSection[] = [GRAPH_SHORTCUTS];
+export const SHORTCUT_SECTIONS: readonly ShortcutSection[] = [CHAT_SHORTCUTS, GRAPH_SHORTCUTS];

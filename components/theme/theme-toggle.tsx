@@ -3,8 +3,8 @@
 import { useTheme } from "next-themes";
 import { useResolvedTheme } from "./use-resolved-theme";
 
-/** Switches between the light and dark themes; the choice is remembered in this browser. */
-export function ThemeToggle() {
+/** The theme switch's words and act, for the toggle and for a menu item. */
+export function useThemeSwitch(): { label: string; dark: boolean; toggle: () => void } {
   const { setTheme } = useTheme();
   const theme = useResolvedTheme();
   const label =
@@ -13,15 +13,25 @@ export function ThemeToggle() {
       : theme === "dark"
         ? "Switch to light theme"
         : "Switch to dark theme";
+  return {
+    label,
+    dark: theme === "dark",
+    toggle: () => setTheme(theme === "dark" ? "light" : "dark"),
+  };
+}
+
+/** Switches between the light and dark themes; the choice is remembered in this browser. */
+export function ThemeToggle({ className }: { className?: string | undefined }) {
+  const { label, dark, toggle } = useThemeSwitch();
   return (
     <button
       type="button"
-      className="btn icon-only theme-toggle"
+      className={`btn icon-only theme-toggle${className ? ` ${className}` : ""}`}
       aria-label={label}
       title={label}
-      onClick={() => setTheme(theme === "dark" ? "light" : "dark")}
+      onClick={toggle}
     >
-      <span aria-hidden="true">{theme === "dark" ? "☀" : "☾"}</span>
+      <span aria-hidden="true">{dark ? "☀" : "☾"}</span>
     </button>
   );
 }

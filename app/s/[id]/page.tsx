@@ -62,6 +62,7 @@ export default async function SessionPage({
   const limits = lookupModel(session.meta.settings?.model ?? description.model);
   return (
     <ChatApp
+      key={session.id}
       session={session}
       nodes={nodes}
       account={{
