@@ -72,7 +72,10 @@ function toFlowNode(node: FlowNode): GraphNode {
         ],
       };
     case "frame":
-      return { ...node, measured, handles: [] };
+      // Only its capsule and caption take the pointer: an unfolded nested summary's frame
+      // holds frames of its own, whose edges would otherwise cover the outer caption's Fold
+      // (and the outer frame the inner ones' capsules).
+      return { ...node, measured, handles: [], style: { pointerEvents: "none" } };
     case "side":
       return {
         ...node,
