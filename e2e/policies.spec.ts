@@ -110,7 +110,9 @@ test("policies: segmented draws two capsules on one trunk; a nested capsule unfo
   // On a phone the graph is a drawer with the same capsules.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/s/${seg.id}`);
-  await page.getByRole("button", { name: "Show graph" }).click();
+  // The phone's header keeps the graph toggle in the session menu.
+  await page.getByRole("button", { name: "Session menu" }).click();
+  await page.getByRole("menuitem", { name: "Show graph" }).click();
   const drawer = page.getByRole("dialog", { name: "Conversation graph" });
   await expect(drawer.locator('.react-flow__node [aria-current="true"]')).toBeVisible();
   await drawer.getByRole("button", { name: "Fit all" }).click();
