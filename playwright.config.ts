@@ -55,12 +55,12 @@ export default defineConfig({
       // The agent loop and rendered replies against a scripted OpenAI-protocol server, in
       // single-user mode.
       name: "agent",
-      testMatch: /(agent|markdown|reading|models)\.spec\.ts/,
+      testMatch: /(agent|markdown|reading|models|replay)\.spec\.ts/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${AGENT_PORT}` },
     },
     {
       name: "debian-chromium",
-      testIgnore: /(accounts|agent|markdown|reading|models)\.spec\.ts/,
+      testIgnore: /(accounts|agent|markdown|reading|models|replay)\.spec\.ts/,
       dependencies: ["accounts"],
       use: { ...chromium, storageState: ADMIN_STATE },
     },

@@ -144,6 +144,10 @@ function ChatLayout({
     });
   }, [narrow, store]);
   const checkout = useCallback((id: NodeId) => void actions.checkout(id), [actions]);
+  // The capsules show their summaries' latest audits (issue 22).
+  useEffect(() => {
+    void actions.loadAudits();
+  }, [actions, sessionId]);
 
   // The sessions sidebar (issue 21): pinned open or not on wide screens (remembered), a
   // drawer on phones; Ctrl/⌘-Shift-O starts a new chat.

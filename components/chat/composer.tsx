@@ -3,6 +3,8 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { selectStreaming, useSession } from "@/components/session/session-context";
 import { browserDrafts, loadDraft, saveDraft } from "./drafts";
+import { useCompare } from "@/components/compare/compare-context";
+import { SeveralModels } from "./several-models";
 import { parseComposer, SLASH_HELP } from "./slash-command";
 import type { SessionActions } from "./use-session-actions";
 import styles from "./composer.module.css";
@@ -51,6 +53,10 @@ export function Composer({ actions }: { actions: SessionActions }) {
   // Another tab's reply streaming in this session also holds the turn.
   const streaming = useSession(selectStreaming);
   const setError = useSession((s) => s.setError);
+  const model = useSession((s) => s.model);
+  const sessionModel = useSession((s) => s.session.meta.settings?.model);
+  const [models, setModels] = useState<readonly string[]>([]);
+  const compare = useCompare();
 
   const submit = async () => {
     if (busy || streaming || text.trim() === "") return;
@@ -65,7 +71,11 @@ export function Composer({ actions }: { actions: SessionActions }) {
     let ok = true;
     switch (cmd.kind) {
       case "message":
-        ok = await actions.send(cmd.text);
+        if (models.length >= 2) {
+          const userId = await actions.sendToModels(cmd.text, models);
+          ok = userId !== null;
+          if (userId !== null) compare.openReplies(userId);
+        } else ok = await actions.send(cmd.text);
         break;
       case "compact":
         ok = await actions.compact();
@@ -100,6 +110,14 @@ export function Composer({ actions }: { actions: SessionActions }) {
             </li>
           ))}
         </ul>
+      )}
+      {!model.offline && (
+        <SeveralModels chosen={models} onChange={setModels} current={sessionModel ?? model.label} />
+      )}
+      {models.length >= 2 && (
+        <span className={styles.asking} role="status">
+          Asking {models.join(", ")}
+        </span>
       )}
       <textarea
         className="field"

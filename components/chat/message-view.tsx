@@ -10,6 +10,8 @@ import { ModelPicker } from "./model-picker";
 import { costOf, entryOf, formatCost, useModels } from "./model-catalogue";
 import { cx } from "@/components/ui/cx";
 import { usageText } from "./usage-text";
+import { ReplayForm } from "./replay-form";
+import type { ReplayRequest } from "./use-session-actions";
 import styles from "./message-view.module.css";
 
 export interface MessageViewProps {
@@ -32,6 +34,12 @@ export interface MessageViewProps {
   readonly onDeleteBranch: (id: NodeId) => void;
   /** Checks out a node (a sub-agent's branch, from its tool-call card). */
   readonly onCheckout: (id: NodeId) => void;
+  /** Sends this reply's prompt again (issue 22). */
+  readonly onReplay: (node: LedgerNode, req: ReplayRequest) => void;
+  /** Shows the replies to the same message side by side. */
+  readonly onSideBySide: (node: LedgerNode) => void;
+  /** Whether this reply read a summary (a replay can then go without it). */
+  readonly readsSummary: boolean;
 }
 
 const ROLE_LABEL: Record<LedgerNode["kind"], string> = {
@@ -49,6 +57,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(node.content);
   const [copied, setCopied] = useState(false);
+  const [replaying, setReplaying] = useState(false);
   // The manual `/task` run writes its own caller node: a user act, not a model reply.
   const manualTask = node.kind === "assistant" && node.metadata["manual"] === true;
   const error = node.metadata.error;
@@ -132,6 +141,15 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
             >
               Compare
             </button>
+            {node.kind === "assistant" && (
+              <button
+                className={cx("link-btn", styles.compare)}
+                onClick={() => props.onSideBySide(node)}
+                title="The replies to the same message side by side, with their models, tokens and timings"
+              >
+                Side by side
+              </button>
+            )}
           </span>
         )}
       </header>
@@ -200,7 +218,20 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
         </p>
       )}
 
-      {!editing && !skeleton && (
+      {replaying && (
+        <ReplayForm
+          model={typeof node.metadata.model === "string" ? node.metadata.model : undefined}
+          readsSummary={props.readsSummary}
+          busy={props.busy}
+          onCancel={() => setReplaying(false)}
+          onReplay={(req) => {
+            setReplaying(false);
+            props.onReplay(node, req);
+          }}
+        />
+      )}
+
+      {!editing && !skeleton && !replaying && (
         <footer className={styles.actions}>
           {node.kind === "user" && (
             <button
@@ -234,6 +265,16 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
                 onPick={(model) => props.onRetry(node.id, model)}
               />
             </>
+          )}
+          {node.kind === "assistant" && !manualTask && node.status !== "streaming" && (
+            <button
+              className="link-btn"
+              disabled={props.busy}
+              onClick={() => setReplaying(true)}
+              title="Send the exact prompt this reply was made from again: to another model, or without its summaries"
+            >
+              Replay…
+            </button>
           )}
           {node.content && (
             <button

@@ -18,7 +18,7 @@ import type { SessionState } from "@/components/session/session-store";
 import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import { MessageView, type MessageViewProps } from "./message-view";
 import { useCompare } from "@/components/compare/compare-context";
-import type { SessionActions } from "./use-session-actions";
+import type { ReplayRequest, SessionActions } from "./use-session-actions";
 import { cx } from "@/components/ui/cx";
 import styles from "./transcript.module.css";
 
@@ -134,6 +134,21 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   );
   // Compare this version's branch (HEAD's) with its neighbour's, side by side.
   const compare = useCompare();
+  // A replay opens the replies side by side as soon as it exists; they fill in live.
+  const onReplay = useCallback(
+    (node: LedgerNode, req: ReplayRequest) => {
+      void actions.replay(node.id, req).then((id) => {
+        if (id !== null && node.predecessorId) compare.openReplies(node.predecessorId, node.id);
+      });
+    },
+    [actions, compare],
+  );
+  const onSideBySide = useCallback(
+    (node: LedgerNode) => {
+      if (node.predecessorId) compare.openReplies(node.predecessorId, node.id);
+    },
+    [compare],
+  );
   const onCompare = useCallback(
     (node: LedgerNode) => {
       const s = store.getState();
@@ -323,6 +338,9 @@ export function Transcript({ actions }: { actions: SessionActions }) {
                         onSelect={onSelect}
                         onDeleteBranch={onDeleteBranch}
                         onCheckout={onCheckout}
+                        onReplay={onReplay}
+                        onSideBySide={onSideBySide}
+                        readsSummary={standIns.length > 0}
                       />
                     </>
                   ) : null}

@@ -8,7 +8,7 @@ import {
   selectHeadView,
   useSessionStoreApi,
 } from "@/components/session/session-context";
-import type { SessionState } from "@/components/session/session-store";
+import type { AuditFigure, SessionState } from "@/components/session/session-store";
 import { landBranchDeleted } from "@/components/session/land-delete";
 import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import { readSse } from "./sse-client";
@@ -52,6 +52,14 @@ export interface TurnRequest {
   readonly targetId?: NodeId;
   /** This turn's model (Retry with…, [R203]); the session's otherwise. */
   readonly model?: string;
+  /** Several models at once (2–4): one reply each, HEAD on the first. */
+  readonly models?: readonly string[];
+}
+
+/** A replay's choices (issue 22): another model, and whether summaries are expanded. */
+export interface ReplayRequest {
+  readonly model?: string;
+  readonly expand?: "all";
 }
 
 /**
@@ -118,7 +126,8 @@ export function useSessionActions() {
             if (msg.event === "node") {
               const node = data as WireNode;
               s.upsertNode(node);
-              s.setHead(node.id);
+              // Several replies: HEAD is the first model's, which the session answers below.
+              if (!req.models || node.kind === "user") s.setHead(node.id);
               if (node.status === "streaming") s.setOwnStream(node.id);
             } else if (msg.event === "delta") {
               const d = data as { id: NodeId; text: string; offset: number };
@@ -139,7 +148,13 @@ export function useSessionActions() {
           return;
         }
         await catchUp();
+        if (req.models) await refreshSession();
       });
+
+    const refreshSession = async () => {
+      const res = await fetch(sessionUrl());
+      if (res.ok) store.getState().setSession((await res.json()) as SessionState["session"]);
+    };
 
     return {
       catchUp,
@@ -148,6 +163,78 @@ export function useSessionActions() {
       /** A sibling reply; with `model`, written by that model for this one retry. */
       retry: (targetId: NodeId, model?: string) =>
         turn({ mode: "retry", targetId, ...(model ? { model } : {}) }),
+      /** One message to several models; answers the user node's id once all replies ended. */
+      sendToModels: async (content: string, models: readonly string[]) => {
+        const before = new Set(Object.keys(store.getState().nodes));
+        const ok = await turn({ mode: "send", content, models });
+        if (!ok) return null;
+        const s = store.getState();
+        const user = Object.values(s.nodes).find(
+          (n) => n.kind === "user" && !before.has(n.id) && n.content === content,
+        );
+        return user?.id ?? null;
+      },
+      /**
+       * Replays a reply (its recorded prompt sent again): resolves once the new reply exists,
+       * with its id; the stream goes on in the background and lands through the channel.
+       */
+      replay: async (nodeId: NodeId, req: ReplayRequest): Promise<NodeId | null> => {
+        try {
+          const res = await fetch(`${sessionUrl()}/replays`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ nodeId, ...req }),
+          });
+          if (!res.ok || !res.body) throw new Error(await errorOf(res));
+          const events = readSse(res.body);
+          const first = await events.next();
+          if (first.done) return null;
+          const node = JSON.parse(first.value.data) as WireNode;
+          store.getState().upsertNode(node);
+          void (async () => {
+            for await (const msg of events) {
+              const data = JSON.parse(msg.data) as { node?: WireNode; message?: string };
+              if (msg.event === "delta") {
+                const d = data as unknown as { id: NodeId; text: string; offset: number };
+                store.getState().appendDelta(d.id, d.text, d.offset);
+              } else if (msg.event === "done" && data.node) {
+                store.getState().upsertNode(data.node);
+              } else if (msg.event === "error") {
+                if (data.node) store.getState().upsertNode(data.node);
+                fail(new Error(data.message ?? "The replay failed."));
+              }
+            }
+          })().catch(fail);
+          return node.id;
+        } catch (e) {
+          fail(e);
+          return null;
+        }
+      },
+      /** Audits a summary (issue 22) and records the result for the capsule. */
+      audit: async (summaryId: NodeId): Promise<boolean> => {
+        try {
+          const res = await fetch(`${sessionUrl()}/audits`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ summaryId }),
+          });
+          if (!res.ok) throw new Error(await errorOf(res));
+          const { audit } = (await res.json()) as { audit: AuditFigure };
+          store.getState().setAudits([audit]);
+          return true;
+        } catch (e) {
+          fail(e);
+          return false;
+        }
+      },
+      /** The session's stored audits, for the capsules. */
+      loadAudits: async () => {
+        const res = await fetch(`${sessionUrl()}/audits`);
+        if (!res.ok) return;
+        const { audits } = (await res.json()) as { audits: AuditFigure[] };
+        store.getState().setAudits(audits);
+      },
       /** A new reply under one of your messages (a retry of it, [R180]). */
       generate: (userId: NodeId) => turn({ mode: "retry", targetId: userId }),
       edit: (targetId: NodeId, content: string) => turn({ mode: "edit", targetId, content }),

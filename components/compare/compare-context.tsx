@@ -13,11 +13,14 @@ import {
 } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import { BranchCompare } from "./branch-compare";
+import { RepliesCompare } from "./replies-compare";
 import styles from "./compare.module.css";
 
 interface CompareApi {
   /** Opens the compare view of two nodes' branches. */
   readonly open: (a: NodeId, b: NodeId) => void;
+  /** Opens the replies to `parentId` side by side, `first` leading (issue 22). */
+  readonly openReplies: (parentId: NodeId, first?: NodeId) => void;
 }
 
 const CompareContext = createContext<CompareApi | null>(null);
@@ -34,9 +37,18 @@ export function CompareProvider({
   readonly children: ReactNode;
   readonly onContinue: (id: NodeId) => void;
 }) {
-  const [pair, setPair] = useState<{ a: NodeId; b: NodeId } | null>(null);
-  const open = useCallback((a: NodeId, b: NodeId) => setPair({ a, b }), []);
-  const api = useMemo(() => ({ open }), [open]);
+  const [pair, setPair] = useState<
+    | { kind: "branches"; a: NodeId; b: NodeId }
+    | { kind: "replies"; parentId: NodeId; first: NodeId | null }
+    | null
+  >(null);
+  const open = useCallback((a: NodeId, b: NodeId) => setPair({ kind: "branches", a, b }), []);
+  const openReplies = useCallback(
+    (parentId: NodeId, first?: NodeId) =>
+      setPair({ kind: "replies", parentId, first: first ?? null }),
+    [],
+  );
+  const api = useMemo(() => ({ open, openReplies }), [open, openReplies]);
   const dialog = useRef<HTMLDialogElement>(null);
   const headingId = useId();
   useEffect(() => {
@@ -65,7 +77,7 @@ export function CompareProvider({
           <div className={styles.frame}>
             <div className={styles.top}>
               <h2 id={headingId} className={styles.heading}>
-                Compare branches
+                {pair.kind === "branches" ? "Compare branches" : "Replies side by side"}
               </h2>
               <button
                 type="button"
@@ -76,7 +88,15 @@ export function CompareProvider({
                 ×
               </button>
             </div>
-            <BranchCompare a={pair.a} b={pair.b} onContinue={continueFrom} />
+            {pair.kind === "branches" ? (
+              <BranchCompare a={pair.a} b={pair.b} onContinue={continueFrom} />
+            ) : (
+              <RepliesCompare
+                parentId={pair.parentId}
+                first={pair.first}
+                onContinue={continueFrom}
+              />
+            )}
           </div>
         )}
       </dialog>
@@ -84,7 +104,7 @@ export function CompareProvider({
   );
 }
 
-const NONE: CompareApi = { open: () => undefined };
+const NONE: CompareApi = { open: () => undefined, openReplies: () => undefined };
 
 /** The page's compare view (a no-op outside a CompareProvider). */
 export function useCompare(): CompareApi {

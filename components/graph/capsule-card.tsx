@@ -11,6 +11,7 @@ import { cx, sameCard } from "./same-card";
 
 /** What the capsule says, folded or at the top of its frame: what it is, in words. */
 function CapsuleFace(props: {
+  readonly summaryId: string;
   readonly turns: number;
   readonly summaries: number;
   readonly tokensSaved: number;
@@ -26,6 +27,7 @@ function CapsuleFace(props: {
         >
           {capsuleTitle(props.turns, props.summaries)}
         </span>
+        <AuditTag summaryId={props.summaryId} />
         {props.head && (
           <span className={s.tags}>
             <span
@@ -43,6 +45,27 @@ function CapsuleFace(props: {
       </div>
       <div className={s.capsuleText}>{props.text}</div>
     </>
+  );
+}
+
+/** The latest audit of the summary (issue 22), when one was run: its score, in words. */
+function AuditTag({ summaryId }: { readonly summaryId: string }) {
+  const audit = useSession((st) => st.audits[summaryId]);
+  if (audit === undefined) return null;
+  const text =
+    audit.score !== null
+      ? `audit ${audit.score.toFixed(1)}/5`
+      : `audit: ${audit.found} of ${audit.total} facts kept`;
+  const title =
+    audit.mode === "model"
+      ? `A model answered ${audit.total} questions about the original turns from this summary and from the originals; a judge scored them 0–5 (mean ${audit.score?.toFixed(2) ?? "—"}).`
+      : `Fact-retention check (no model): ${audit.found} of ${audit.total} facts, names, files and decisions of the original turns are stated in this summary.`;
+  return (
+    <span className={s.tags}>
+      <span className={cx(s.tag, s.auditTag, "capsule-audit")} title={title}>
+        {text}
+      </span>
+    </span>
   );
 }
 
@@ -72,6 +95,7 @@ function CapsuleCardView({ id, data }: NodeProps<CapsuleNode>) {
     >
       <Handle type="target" position={Position.Top} id={HANDLE.in} className={s.handle} />
       <CapsuleFace
+        summaryId={data.summaryId}
         turns={data.turns}
         summaries={data.summaries}
         tokensSaved={data.tokensSaved}
@@ -119,6 +143,7 @@ function FrameCardView({ id, data }: NodeProps<FrameNode>) {
         style={{ width: SIZE.capsule.width, height: SIZE.capsule.height, top: SIZE.framePad }}
       >
         <CapsuleFace
+          summaryId={data.summaryId}
           turns={data.turns}
           summaries={data.summaries}
           tokensSaved={data.tokensSaved}

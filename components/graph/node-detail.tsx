@@ -1,12 +1,13 @@
 "use client";
 
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import type { GraphRow } from "@/lib/engine/build-graph";
 import { useSession, useSessionStoreApi } from "@/components/session/session-context";
 import type { NodeId } from "@/lib/engine/ids";
 import { isSideLeafKind } from "@/lib/engine/side-leaf";
 import { capsuleTitle, savingText } from "./card-text";
 import { usageText } from "@/components/chat/usage-text";
+import { useSessionActions } from "@/components/chat/use-session-actions";
 import p from "./panel.module.css";
 import { ReadList } from "./read-list";
 import { cx } from "./same-card";
@@ -56,6 +57,40 @@ const STATUS: Readonly<Record<GraphRow["status"], string | null>> = {
   interrupted: "stopped",
   error: "failed",
 };
+
+/**
+ * "Audit this summary" (issue 22): probes of its original turns, answered with the summary
+ * and with the originals (or, without a model, looked up in its text); the score shows on
+ * the capsule and here.
+ */
+function AuditButton({ summaryId }: { readonly summaryId: NodeId }) {
+  const actions = useSessionActions();
+  const audit = useSession((s) => s.audits[summaryId]);
+  const [running, setRunning] = useState(false);
+  return (
+    <>
+      {audit !== undefined && (
+        <span className={p.meta} aria-label="Latest audit">
+          {audit.score !== null
+            ? `audit ${audit.score.toFixed(1)}/5 over ${audit.total} probes`
+            : `fact check: ${audit.found} of ${audit.total} kept`}
+        </span>
+      )}
+      <button
+        type="button"
+        className={p.button}
+        disabled={running}
+        onClick={() => {
+          setRunning(true);
+          void actions.audit(summaryId).finally(() => setRunning(false));
+        }}
+        title="Ask what the original turns said, from the summary and from the originals, and score how much the summary kept"
+      >
+        {running ? "Auditing…" : "Audit this summary"}
+      </button>
+    </>
+  );
+}
 
 /**
  * The selected node in full. Content is plain text in a pre-wrapped block — React escapes
@@ -112,6 +147,7 @@ export function NodeDetail(props: NodeDetailProps) {
                 : "Show the original turns"}
           </button>
         )}
+        {row.kind === "summary" && <AuditButton summaryId={row.id} />}
         {checkoutable && (
           <button
             type="button"

@@ -42,6 +42,19 @@ export type ViewRequest = ViewIntent & { readonly nonce: number };
  * re-render. A streaming node's entry in `nodes` keeps the text it had when it last changed
  * structurally; readers that show text ask `nodeOf` (live first).
  */
+/** What the page shows of a summary's audit (`SummaryAudit`, docs/api.md). */
+export interface AuditFigure {
+  readonly id: string;
+  readonly summaryId: string;
+  readonly mode: "model" | "offline";
+  /** The model audit's mean score 0–5; null offline. */
+  readonly score: number | null;
+  /** Probes whose values the summary states, of all. */
+  readonly found: number;
+  readonly total: number;
+  readonly createdAt: string;
+}
+
 export interface SessionState {
   readonly session: SessionRecord;
   /** The ledger by id. Replaced (never mutated) on a structural change, never per token. */
@@ -85,6 +98,8 @@ export interface SessionState {
   readonly viewRequest: ViewRequest | null;
   readonly expanded: Readonly<Record<string, true>>;
   readonly showRelics: boolean;
+  /** The latest audit of each summary this tab knows (issue 22), by summary id. */
+  readonly audits: Readonly<Record<string, AuditFigure>>;
 
   setSession(session: SessionRecord): void;
   /** Merges copies of nodes by the never-regress rule ([R121]); one structural change at most. */
@@ -103,6 +118,8 @@ export interface SessionState {
   setBusy(busy: SessionState["busy"]): void;
   setError(error: string | null): void;
   setNotice(notice: string | null): void;
+  /** Records audits; for each summary the newest one is kept. */
+  setAudits(audits: readonly AuditFigure[]): void;
   select(id: NodeId | null): void;
   revealNode(id: NodeId): void;
   requestView(intent: ViewIntent): void;
@@ -401,6 +418,7 @@ export function createSessionStore(init: {
       viewRequest: null,
       expanded: {},
       showRelics: false,
+      audits: {},
 
       setSession: (session) => set({ session }),
 
@@ -500,6 +518,15 @@ export function createSessionStore(init: {
       setBusy: (busy) => set({ busy }),
       setError: (error) => set({ error }),
       setNotice: (notice) => set({ notice }),
+      setAudits: (list) =>
+        set((s) => {
+          const audits = { ...s.audits };
+          for (const a of list) {
+            const held = audits[a.summaryId];
+            if (held === undefined || held.createdAt < a.createdAt) audits[a.summaryId] = a;
+          }
+          return { audits };
+        }),
       select: (selectedId) => {
         set({ selectedId });
         // Provenance marks need what the node read; a lean or skeleton copy has none.

@@ -115,6 +115,11 @@ describeEachDatabase("[R230] replays of replies", (kind) => {
       metadata: { model: "chat-model", replay_of: reply.id },
     });
     expect(replay.metadata).not.toHaveProperty("expanded");
+    // [R236] Like every reply, it records how long the model took (from the prompt being sent).
+    expect(replay.metadata["timing"]).toEqual({
+      firstTokenMs: expect.any(Number),
+      totalMs: expect.any(Number),
+    });
     // Nothing else changed, HEAD included.
     expect(await headOf(session.id)).toBe(head);
     const after = await nodes(session.id);
