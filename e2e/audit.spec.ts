@@ -6,7 +6,7 @@ import { storySession } from "./support/story";
  * "Audit this summary" (issue 22) with the offline model: the fact-retention check runs
  * from the capsule's details and its figure shows on the capsule.
  */
-test("audit: a summary audited from the graph shows its score on the capsule", async ({
+test("[R238] audit: a summary audited from the graph shows its score on the capsule", async ({
   page,
   request,
   baseURL,

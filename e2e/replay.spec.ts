@@ -28,7 +28,7 @@ async function sendAndWait(page: Page, text: string) {
   await expect(page.locator(".msg-status.streaming")).toHaveCount(0);
 }
 
-test("replay: a reply replayed on another model shows beside the original, with diff marks", async ({
+test("[R235] replay: a reply replayed on another model shows beside the original, with diff marks", async ({
   page,
 }, testInfo) => {
   await newSession(page, "E2E replay");
@@ -66,7 +66,7 @@ test("replay: a reply replayed on another model shows beside the original, with 
   await expect(page.locator("article.msg-assistant").last()).toContainText("1/2");
 });
 
-test("several models: one message asked of two models, continued from the second", async ({
+test("[R237] several models: one message asked of two models, continued from the second", async ({
   page,
 }, testInfo) => {
   await newSession(page, "E2E several models");
