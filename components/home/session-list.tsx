@@ -1,11 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef, useState, useTransition } from "react";
-import { listSessionsPage } from "@/app/actions";
+import { useRef } from "react";
 import type { SessionListItem } from "@/lib/engine/types";
 import { DeleteSessionButton } from "./delete-session-button";
 import s from "./home.module.css";
+import { useSessionPages } from "./use-session-pages";
 import { LocalTime } from "@/components/ui/local-time";
 import { cx } from "@/components/ui/cx";
 
@@ -22,40 +22,11 @@ const plural = (n: number, one: string) =>
  * scrolling); the filter asks the server, so it covers every session, not the loaded ones.
  */
 export function SessionList({ first }: SessionListProps) {
-  const [rows, setRows] = useState(first.sessions);
-  const [cursor, setCursor] = useState(first.nextCursor);
-  const [query, setQuery] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
   const sentinel = useRef<HTMLDivElement>(null);
-  // The query a page was asked for: an answer to an older query is dropped.
-  const asked = useRef("");
-
-  const load = (q: string, after: string | null) =>
-    startTransition(async () => {
-      asked.current = q;
-      const page = await listSessionsPage({ q, cursor: after });
-      if (asked.current !== q) return;
-      if (!page.ok) return setError(page.error.message);
-      setError(null);
-      setRows((old) => (after === null ? page.value.sessions : [...old, ...page.value.sessions]));
-      setCursor(page.value.nextCursor);
-    });
-
-  // The filter asks the server once typing pauses, not per keystroke.
-  const typed = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(typed.current), []);
-
-  useEffect(() => {
-    const el = sentinel.current;
-    // After a failed page the button retries; scrolling does not hammer the server.
-    if (!el || cursor === null || error !== null) return;
-    const seen = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !pending) load(query, cursor);
-    });
-    seen.observe(el);
-    return () => seen.disconnect();
-  }, [cursor, query, pending, error]);
+  const { rows, cursor, query, error, pending, setQuery, more, remove } = useSessionPages(
+    first,
+    sentinel,
+  );
 
   const filtered = query.trim() !== "";
   return (
@@ -68,12 +39,7 @@ export function SessionList({ first }: SessionListProps) {
           aria-label="Filter sessions by title"
           value={query}
           maxLength={200}
-          onChange={(e) => {
-            const q = e.target.value;
-            setQuery(q);
-            clearTimeout(typed.current);
-            typed.current = setTimeout(() => load(q, null), 250);
-          }}
+          onChange={(e) => setQuery(e.target.value)}
         />
       </div>
       {error && (
@@ -98,18 +64,14 @@ export function SessionList({ first }: SessionListProps) {
                   <LocalTime className={cx("session-when", s.sessionWhen)} iso={row.updatedAt} />
                 </span>
               </Link>
-              <DeleteSessionButton
-                id={row.id}
-                title={row.title}
-                onDeleted={() => setRows((old) => old.filter((r) => r.id !== row.id))}
-              />
+              <DeleteSessionButton id={row.id} title={row.title} onDeleted={() => remove(row.id)} />
             </li>
           ))}
         </ul>
       )}
       {cursor !== null && (
         <div ref={sentinel} className={s.more}>
-          <button className="btn" disabled={pending} onClick={() => load(query, cursor)}>
+          <button className="btn" disabled={pending} onClick={more}>
             {pending ? "Loading…" : "Load more"}
           </button>
         </div>
