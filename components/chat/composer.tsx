@@ -112,7 +112,7 @@ export function Composer({ actions }: { actions: SessionActions }) {
         </ul>
       )}
       {!model.offline && (
-        <SeveralModels chosen={models} onChange={setModels} current={sessionModel ?? model.label} />
+        <SeveralModels chosen={models} onChange={setModels} current={sessionModel ?? model.name} />
       )}
       {models.length >= 2 && (
         <span className={styles.asking} role="status">

@@ -11,6 +11,8 @@ import type { WireNode } from "@/lib/engine/wire-node";
 /** What the page knows about the model and its window (from the server; never a key). */
 export interface ModelInfo {
   readonly label: string;
+  /** The model's name as the provider knows it (what a turn's `model` names). */
+  readonly name: string;
   readonly offline: boolean;
   readonly window: number;
   readonly keepRecentTokens: number;

@@ -62,7 +62,11 @@ export function guarded(
   return handle(async () => {
     const s = await services();
     checkHost(req, s.config);
-    checkJsonBody(req, options.body ?? "json");
+    // A JSON route refuses any other body type before anything else (a cross-site form cannot
+    // send JSON). The upload's type is checked when its file is read, after the session's
+    // owner: someone else's session answers 404 whatever the body is.
+    const multipart = options.body === "multipart";
+    if (!multipart) checkJsonBody(req, "json");
     const actor = await requireActor(req, s.authDeps);
     checkOrigin(req, actor.via === "key" ? "none" : actor.via, s.config);
     const limit = options.bodyLimit === "import" ? s.config.maxImportBytes : s.config.maxBodyBytes;
@@ -79,7 +83,10 @@ export function guarded(
           : () => undefined,
       track: () =>
         s.gate.track({ ownerId: actor.ownerId, credential: actor.credential ?? null }, req.signal),
-      file: () => readUploadedFile(req, s.config.maxAttachmentBytes),
+      file: () => {
+        checkJsonBody(req, "multipart");
+        return readUploadedFile(req, s.config.maxAttachmentBytes);
+      },
       ownedSession: async (params) => {
         const id = sessionIdParam((await params).id);
         await workspace.own(id);

@@ -72,6 +72,7 @@ export default async function SessionPage({
       }}
       model={{
         label: description.label,
+        name: description.model,
         offline: description.kind === "offline",
         window: budget.window,
         keepRecentTokens: budget.keepRecentTokens,

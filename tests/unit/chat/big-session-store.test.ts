@@ -117,7 +117,14 @@ function fakeSource(ledger: () => readonly WireNode[], record: () => SessionReco
   return { source, calls };
 }
 
-const MODEL = { label: "m", offline: true, window: 8192, keepRecentTokens: 1000, notice: null };
+const MODEL = {
+  label: "m",
+  name: "m",
+  offline: true,
+  window: 8192,
+  keepRecentTokens: 1000,
+  notice: null,
+};
 
 function storeOf(nodes: readonly WireNode[], headId: string, source?: NodeSource) {
   return createSessionStore({

@@ -8,7 +8,14 @@ function readiness(l: Ledger, head: string, summary?: string) {
   const store = createSessionStore({
     session: l.session(head, summary),
     nodes: l.nodes,
-    model: { label: "m", offline: true, window: 8192, keepRecentTokens: 100_000, notice: null },
+    model: {
+      label: "m",
+      name: "m",
+      offline: true,
+      window: 8192,
+      keepRecentTokens: 100_000,
+      notice: null,
+    },
   });
   const s = store.getState();
   return compactReadiness(selectHeadView(s), s.nodes, s.session.meta);

@@ -37,6 +37,7 @@ function store(streamed: string) {
     nodes: [node("R", "system", "complete"), node("A", streamed, "streaming")],
     model: {
       label: "offline model",
+      name: "offline",
       offline: true,
       window: 8192,
       keepRecentTokens: 1000,

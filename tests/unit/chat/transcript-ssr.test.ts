@@ -50,7 +50,14 @@ function render(nodes: readonly WireNode[]): string {
     createElement(SessionStoreProvider, {
       session,
       nodes,
-      model: { label: "m", offline: true, window: 8192, keepRecentTokens: 1000, notice: null },
+      model: {
+        label: "m",
+        name: "m",
+        offline: true,
+        window: 8192,
+        keepRecentTokens: 1000,
+        notice: null,
+      },
       children: createElement(Transcript, { actions }),
     }),
   );
