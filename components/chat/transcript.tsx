@@ -113,6 +113,28 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const keepPlace = useRef<NodeId | null>(null);
   /** The least height of the list while a switched version keeps its place (px). */
   const [floor, setFloor] = useState(0);
+  /**
+   * Where the switched message stood (its top within the scroller, px) while rows above it
+   * may still change height — a summary card that the other branch does not read, rows
+   * measured late. Held for a moment after the switch, then the user's own again.
+   */
+  const anchor = useRef<{ id: NodeId; top: number; until: number } | null>(null);
+  const holdAnchor = useCallback(() => {
+    const el = scroller.current;
+    const held = anchor.current;
+    if (!el || !held) return;
+    if (performance.now() > held.until) {
+      anchor.current = null;
+      return;
+    }
+    const row = el.querySelector<HTMLElement>(`[data-node-id="${CSS.escape(held.id)}"]`);
+    if (!row) return;
+    const drift = row.getBoundingClientRect().top - el.getBoundingClientRect().top - held.top;
+    if (Math.abs(drift) < 1) return;
+    const wanted = el.scrollTop + drift;
+    setFloor((f) => Math.max(f, wanted + el.clientHeight));
+    el.scrollTop = wanted;
+  }, []);
   const onSibling = useCallback(
     (node: LedgerNode, delta: -1 | 1) => {
       const s = store.getState();
@@ -126,7 +148,14 @@ export function Transcript({ actions }: { actions: SessionActions }) {
       keepPlace.current = target.id;
       // The other version's branch may be shorter: keep room below so the view can stay.
       const el = scroller.current;
-      if (el) setFloor(el.scrollTop + el.clientHeight);
+      if (el) {
+        setFloor(el.scrollTop + el.clientHeight);
+        const row = el.querySelector<HTMLElement>(`[data-node-id="${CSS.escape(node.id)}"]`);
+        if (row) {
+          const top = row.getBoundingClientRect().top - el.getBoundingClientRect().top;
+          anchor.current = { id: target.id, top, until: performance.now() + 1500 };
+        }
+      }
       s.requestView({ kind: "version", id: target.id, from: node.id, head: tip });
       void actions.checkout(tip);
     },
@@ -219,6 +248,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
     if (kept !== null && turns.some((n) => n.id === kept)) {
       keepPlace.current = null;
       atBottom.current = false;
+      holdAnchor();
       return;
     }
     atBottom.current = true;
@@ -233,11 +263,17 @@ export function Transcript({ actions }: { actions: SessionActions }) {
     const inner = list.current;
     if (!inner || typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(() => {
-      if (atBottom.current) toBottom();
+      if (anchor.current) holdAnchor();
+      else if (atBottom.current) toBottom();
     });
     observer.observe(inner);
     return () => observer.disconnect();
-  }, [toBottom]);
+  }, [toBottom, holdAnchor]);
+
+  // The user's own scrolling ends the hold on a switched message's place.
+  const release = useCallback(() => {
+    anchor.current = null;
+  }, []);
 
   const onScroll = useCallback(() => {
     const el = scroller.current;
@@ -291,7 +327,15 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const items = virtualizer.getVirtualItems();
   return (
     <div className={styles.frame}>
-      <div ref={attach} className={styles.transcript} aria-label="Transcript" onScroll={onScroll}>
+      <div
+        ref={attach}
+        className={styles.transcript}
+        aria-label="Transcript"
+        onScroll={onScroll}
+        onWheel={release}
+        onTouchStart={release}
+        onKeyDown={release}
+      >
         <div
           className={styles.sizer}
           style={{ height: Math.max(virtualizer.getTotalSize(), floor) }}
