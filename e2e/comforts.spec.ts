@@ -234,7 +234,7 @@ test("[R211] [R212] the sessions sidebar: recent first, filtered, current marked
 
   // New chat: nothing is written until the first message.
   const before = await countSessions(request);
-  await sidebar.getByRole("link", { name: "New chat" }).click();
+  await sidebar.getByRole("link", { name: "New chat", exact: true }).click();
   await page.waitForURL(/\/new$/);
   await page.goto(`/s/${two}`);
   await page.keyboard.press("Control+Shift+O");
@@ -258,7 +258,11 @@ test("[R211] [R212] the sessions sidebar: recent first, filtered, current marked
   expect(await headerHeight(page)).toBeLessThanOrEqual(64);
   await page.getByRole("button", { name: "Show sessions" }).click();
   await expect(sidebar).toBeVisible();
-  await expectReachable(page, sidebar.getByRole("link", { name: "New chat" }), "New chat");
+  await expectReachable(
+    page,
+    sidebar.getByRole("link", { name: "New chat", exact: true }),
+    "New chat",
+  );
   const target = sidebar.getByRole("link", { name: /Sidebar one/ });
   await expectReachable(page, target, "a session in the drawer");
   await saveScreenshot(page, testInfo, "sidebar-phone");
