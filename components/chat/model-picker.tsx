@@ -1,7 +1,15 @@
 "use client";
 
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { autoUpdate, flip, offset, shift, size, useFloating } from "@floating-ui/react";
+import {
+  autoUpdate,
+  flip,
+  FloatingPortal,
+  offset,
+  shift,
+  size,
+  useFloating,
+} from "@floating-ui/react";
 import { cx } from "@/components/ui/cx";
 import { formatWindow, loadModels, useModels } from "./model-catalogue";
 import styles from "./model-picker.module.css";
@@ -105,84 +113,88 @@ export function ModelPicker(props: ModelPickerProps) {
       >
         {props.trigger}
       </button>
+      {/* In the body, not under the trigger: a transcript row is transformed (virtualised),
+          which would make it the panel's containing block and let the scroller clip it. */}
       {open && (
-        <div
-          ref={(el) => {
-            panelRef.current = el;
-            refs.setFloating(el);
-          }}
-          role="dialog"
-          aria-labelledby={headingId}
-          className={styles.panel}
-          style={floatingStyles}
-          onKeyDown={(e) => {
-            if (e.key === "Escape") {
-              e.preventDefault();
-              close();
-            }
-          }}
-        >
-          <h2 id={headingId} className={styles.heading}>
-            {props.heading}
-          </h2>
-          <input
-            type="search"
-            className={styles.search}
-            placeholder="Search models"
-            aria-label="Search models"
-            aria-controls={listId}
-            value={query}
-            autoFocus
-            onChange={(e) => setQuery(e.target.value)}
+        <FloatingPortal>
+          <div
+            ref={(el) => {
+              panelRef.current = el;
+              refs.setFloating(el);
+            }}
+            role="dialog"
+            aria-labelledby={headingId}
+            className={styles.panel}
+            style={floatingStyles}
             onKeyDown={(e) => {
-              if (e.key === "Enter") {
+              if (e.key === "Escape") {
                 e.preventDefault();
-                const only = shown.length === 1 ? shown[0] : undefined;
-                if (only && !unlisted) pick(only.id);
-                else if (wanted !== "") pick(wanted);
+                close();
               }
             }}
-          />
-          {models.status === "loading" && <p className={styles.note}>Listing models…</p>}
-          {models.status === "failed" && <p className={styles.warn}>{models.error}</p>}
-          {models.status === "ready" && models.answer.error && (
-            <p className={styles.warn}>
-              The provider did not list its models: {models.answer.error}
-            </p>
-          )}
-          <ul id={listId} className={styles.list} aria-label="Models">
-            {shown.map((m) => (
-              <li key={m.id}>
-                <button
-                  type="button"
-                  className={cx(styles.option, m.id === props.current && styles.current)}
-                  aria-current={m.id === props.current || undefined}
-                  onClick={() => pick(m.id)}
-                >
-                  <span className={styles.name}>{m.id}</span>
-                  <span className={styles.facts}>
-                    {formatWindow(m.contextWindow)} window{m.known ? "" : " (guessed)"} ·{" "}
-                    {m.tools ? "calls tools" : "no tools"}
-                    {m.price && ` · $${m.price.input}/$${m.price.output} per M tokens`}
-                  </span>
-                </button>
-              </li>
-            ))}
-            {unlisted && (
-              <li>
-                <button type="button" className={styles.option} onClick={() => pick(wanted)}>
-                  <span className={styles.name}>Use “{wanted}”</span>
-                  <span className={styles.warn}>
-                    Not listed by the provider: a turn with it may fail with the provider’s error.
-                  </span>
-                </button>
-              </li>
+          >
+            <h2 id={headingId} className={styles.heading}>
+              {props.heading}
+            </h2>
+            <input
+              type="search"
+              className={styles.search}
+              placeholder="Search models"
+              aria-label="Search models"
+              aria-controls={listId}
+              value={query}
+              autoFocus
+              onChange={(e) => setQuery(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") {
+                  e.preventDefault();
+                  const only = shown.length === 1 ? shown[0] : undefined;
+                  if (only && !unlisted) pick(only.id);
+                  else if (wanted !== "") pick(wanted);
+                }
+              }}
+            />
+            {models.status === "loading" && <p className={styles.note}>Listing models…</p>}
+            {models.status === "failed" && <p className={styles.warn}>{models.error}</p>}
+            {models.status === "ready" && models.answer.error && (
+              <p className={styles.warn}>
+                The provider did not list its models: {models.answer.error}
+              </p>
             )}
-            {models.status === "ready" && shown.length === 0 && !unlisted && (
-              <li className={styles.note}>No models listed.</li>
-            )}
-          </ul>
-        </div>
+            <ul id={listId} className={styles.list} aria-label="Models">
+              {shown.map((m) => (
+                <li key={m.id}>
+                  <button
+                    type="button"
+                    className={cx(styles.option, m.id === props.current && styles.current)}
+                    aria-current={m.id === props.current || undefined}
+                    onClick={() => pick(m.id)}
+                  >
+                    <span className={styles.name}>{m.id}</span>
+                    <span className={styles.facts}>
+                      {formatWindow(m.contextWindow)} window{m.known ? "" : " (guessed)"} ·{" "}
+                      {m.tools ? "calls tools" : "no tools"}
+                      {m.price && ` · $${m.price.input}/$${m.price.output} per M tokens`}
+                    </span>
+                  </button>
+                </li>
+              ))}
+              {unlisted && (
+                <li>
+                  <button type="button" className={styles.option} onClick={() => pick(wanted)}>
+                    <span className={styles.name}>Use “{wanted}”</span>
+                    <span className={styles.warn}>
+                      Not listed by the provider: a turn with it may fail with the provider’s error.
+                    </span>
+                  </button>
+                </li>
+              )}
+              {models.status === "ready" && shown.length === 0 && !unlisted && (
+                <li className={styles.note}>No models listed.</li>
+              )}
+            </ul>
+          </div>
+        </FloatingPortal>
       )}
     </span>
   );
