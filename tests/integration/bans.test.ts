@@ -5,7 +5,7 @@ import { services } from "@/lib/server/services";
 import { behaviours } from "../support/recording-behaviours";
 import { startRecordingServer } from "../support/recording-server";
 import { describeEachDatabase, type TestDatabase } from "./support/databases";
-import { cookieOf, ORIGIN, useApp, type Routes } from "./support/routes";
+import { signUpAs, useApp, type Routes } from "./support/routes";
 
 /**
  * Bans and sign-outs that bite ([R147]): revoking an account's access aborts its running
@@ -47,16 +47,7 @@ describeEachDatabase("[R147] bans and sign-outs bite", (kind) => {
     (app) => ({ routes, db } = app),
   );
 
-  const signUp = async (email: string) => {
-    const res = await routes.call(
-      "POST",
-      "/api/auth/sign-up/email",
-      { email, password: PASSWORD, name: email },
-      { headers: { origin: ORIGIN } },
-    );
-    expect(res.status, res.text).toBe(200);
-    return { origin: ORIGIN, cookie: cookieOf(res.headers) };
-  };
+  const signUp = (email: string) => signUpAs(routes, email, PASSWORD);
   const userId = async (email: string) =>
     (await (await services()).database.db.user.findUniqueOrThrow({ where: { email } })).id;
 

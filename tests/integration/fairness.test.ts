@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
 import { services } from "@/lib/server/services";
 import { describeEachDatabase } from "./support/databases";
-import { cookieOf, ORIGIN, useApp, type Routes } from "./support/routes";
+import { signUpAs, useApp, type Routes } from "./support/routes";
 
 /**
  * Fairness between accounts ([R148]): one account flooding event streams, imports or heavy
@@ -28,16 +28,7 @@ describeEachDatabase("[R148] fairness between accounts", (kind) => {
     (app) => ({ routes } = app),
   );
 
-  const signUp = async (email: string) => {
-    const res = await routes.call(
-      "POST",
-      "/api/auth/sign-up/email",
-      { email, password: PASSWORD, name: email },
-      { headers: { origin: ORIGIN } },
-    );
-    expect(res.status, res.text).toBe(200);
-    return { origin: ORIGIN, cookie: cookieOf(res.headers) };
-  };
+  const signUp = (email: string) => signUpAs(routes, email, PASSWORD);
   const sessionWithTurn = async (headers: Record<string, string>) => {
     const created = await routes.call("POST", "/api/sessions", { title: "s" }, { headers });
     const id = created.json["id"] as string;

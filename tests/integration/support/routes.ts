@@ -41,6 +41,25 @@ export function cookieOf(headers: Headers): string {
     .join("; ");
 }
 
+/**
+ * Signs a new account up through better-auth's route (accounts on, sign-up allowed) and
+ * answers the headers a browser then sends: its Origin and session cookie.
+ */
+export async function signUpAs(
+  routes: Routes,
+  email: string,
+  password: string,
+): Promise<{ origin: string; cookie: string }> {
+  const res = await routes.call(
+    "POST",
+    "/api/auth/sign-up/email",
+    { email, password, name: email },
+    { headers: { origin: ORIGIN } },
+  );
+  if (res.status !== 200) throw new Error(`sign-up of ${email}: ${res.status} ${res.text}`);
+  return { origin: ORIGIN, cookie: cookieOf(res.headers) };
+}
+
 export interface CallOptions {
   readonly headers?: Record<string, string>;
   /** Raw body text (sent as is) instead of JSON. */
