@@ -3,7 +3,7 @@
 import { useEffect, useImperativeHandle, useState, type Ref } from "react";
 import { updateSessionAction } from "@/app/s/[id]/actions";
 import { useSession } from "@/components/session/session-context";
-import { POLICY_OPTIONS, policyHint } from "@/components/session/policy-options";
+import { PolicyField } from "@/components/session/policy-field";
 import type { SummaryPolicy } from "@/lib/engine/types";
 import styles from "./settings-panel.module.css";
 
@@ -131,23 +131,12 @@ export function SettingsPanel({
             <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.target.checked)} />
             Compact automatically at 80%
           </label>
-          <label>
-            Summaries
-            <select
-              value={policy}
-              onChange={(e) => setPolicy(e.target.value as SummaryPolicy)}
-              aria-describedby="spindle-policy-hint"
-            >
-              {POLICY_OPTIONS.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <p id="spindle-policy-hint" className={styles.note}>
-            {policyHint(policy)} Takes effect at the next compaction.
-          </p>
+          <PolicyField
+            value={policy}
+            onChange={setPolicy}
+            after="Takes effect at the next compaction."
+            hintClassName={styles.note}
+          />
           <label>
             Tools the model may call (sub-agents, sending to other chats)
             <select

@@ -6,7 +6,7 @@ import { newSessionAction } from "@/app/actions";
 import { formText } from "@/components/ui/form-text";
 import { SYSTEM_PROMPT_MAX_CHARS, TITLE_MAX_CHARS } from "@/lib/http/schemas";
 import type { SummaryPolicy } from "@/lib/engine/types";
-import { POLICY_OPTIONS, policyHint } from "@/components/session/policy-options";
+import { PolicyField } from "@/components/session/policy-field";
 import s from "./home.module.css";
 
 /**
@@ -60,24 +60,13 @@ export function NewSessionForm() {
           aria-label="System prompt"
           placeholder="You are a helpful assistant. (the default when left empty)"
         />
-        <label className={s.policy}>
-          Summaries
-          <select
-            name="policy"
-            value={policy}
-            onChange={(e) => setPolicy(e.target.value as SummaryPolicy)}
-            aria-describedby="new-session-policy-hint"
-          >
-            {POLICY_OPTIONS.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <p id="new-session-policy-hint" className={s.policyHint}>
-          {policyHint(policy)}
-        </p>
+        <PolicyField
+          name="policy"
+          value={policy}
+          onChange={setPolicy}
+          labelClassName={s.policy}
+          hintClassName={s.policyHint}
+        />
       </details>
       {error && (
         <p className={s.error} role="alert">
