@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useActionState, useId, useRef, useState, useTransition, type RefObject } from "react";
 import { createUserAction, setDisabledAction, type AdminResult } from "@/app/admin/actions";
 import { MenuDialog } from "@/components/session/menu-dialog";
-import { PASSWORD_LENGTH } from "@/lib/auth/password-length";
+import { NewPasswordInput } from "./new-password-input";
 import { LocalTime } from "@/components/ui/local-time";
 import { cx } from "@/components/ui/cx";
 import styles from "./account.module.css";
@@ -120,13 +120,7 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
           </label>
           <label>
             Initial password
-            <input
-              name="password"
-              type="password"
-              required
-              minLength={PASSWORD_LENGTH.min}
-              maxLength={PASSWORD_LENGTH.max}
-            />
+            <NewPasswordInput name="password" />
           </label>
           <button className="btn btn-primary" type="submit" disabled={creating}>
             Create account
@@ -197,16 +191,11 @@ function ResetPasswordDialog({
         Temporary password (tell them; they must replace it when they sign in)
       </label>
       {/* Keyed on the account so each opening starts empty. */}
-      <input
+      <NewPasswordInput
         key={user?.id ?? "none"}
         id={inputId}
         name="password"
-        type="password"
-        autoComplete="new-password"
         className={styles.dialogInput}
-        required
-        minLength={PASSWORD_LENGTH.min}
-        maxLength={PASSWORD_LENGTH.max}
       />
     </MenuDialog>
   );

@@ -3,6 +3,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { cx } from "@/components/ui/cx";
 import { PASSWORD_LENGTH } from "@/lib/auth/password-length";
+import { NewPasswordInput } from "./new-password-input";
 import styles from "./account.module.css";
 
 interface ApiError {
@@ -77,25 +78,11 @@ export function ChangePassword({
         </label>
         <label>
           New password
-          <input
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_LENGTH.min}
-            maxLength={PASSWORD_LENGTH.max}
-          />
+          <NewPasswordInput name="newPassword" />
         </label>
         <label>
           New password again
-          <input
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_LENGTH.min}
-            maxLength={PASSWORD_LENGTH.max}
-          />
+          <NewPasswordInput name="confirmPassword" />
         </label>
         <p className={styles.note}>
           Changing it signs you out everywhere else; this browser stays signed in.
