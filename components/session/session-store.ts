@@ -31,19 +31,6 @@ export type ViewIntent =
 /** A view intent as the store holds it, numbered so that each is acted on once. */
 export type ViewRequest = ViewIntent & { readonly nonce: number };
 
-/**
- * The single live source of one session in the browser: the transcript and the graph both
- * read it, neither keeps a copy.
- *
- * Why two slices of nodes ([R120]): a session holds thousands of nodes and a reply streams
- * hundreds of tokens. Everything whole-ledger (the graph build, the children index, the
- * sorted list, HEAD's rendering) is keyed on `nodes`, which changes only on a structural
- * change — a node appears, seals, is removed, or a fuller copy arrives. A token changes
- * only `live`, a record of the few streaming nodes' latest copies: copying it is O(number of
- * streams), and only the components that read one streaming node (its message row)
- * re-render. A streaming node's entry in `nodes` keeps the text it had when it last changed
- * structurally; readers that show text ask `nodeOf` (live first).
- */
 /** What the page shows of a summary's audit (`SummaryAudit`, docs/api.md). */
 export interface AuditFigure {
   readonly id: string;
@@ -57,6 +44,19 @@ export interface AuditFigure {
   readonly createdAt: string;
 }
 
+/**
+ * The single live source of one session in the browser: the transcript and the graph both
+ * read it, neither keeps a copy.
+ *
+ * Why two slices of nodes ([R120]): a session holds thousands of nodes and a reply streams
+ * hundreds of tokens. Everything whole-ledger (the graph build, the children index, the
+ * sorted list, HEAD's rendering) is keyed on `nodes`, which changes only on a structural
+ * change — a node appears, seals, is removed, or a fuller copy arrives. A token changes
+ * only `live`, a record of the few streaming nodes' latest copies: copying it is O(number of
+ * streams), and only the components that read one streaming node (its message row)
+ * re-render. A streaming node's entry in `nodes` keeps the text it had when it last changed
+ * structurally; readers that show text ask `nodeOf` (live first).
+ */
 export interface SessionState {
   readonly session: SessionRecord;
   /** The ledger by id. Replaced (never mutated) on a structural change, never per token. */
