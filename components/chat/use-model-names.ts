@@ -1,23 +1,20 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useMemo } from "react";
+import { loadModels, useModels } from "./model-catalogue";
 
 /**
- * The provider's model names (`GET /api/models`), fetched once when `wanted` first turns
- * true; empty while loading or when the provider does not list them.
+ * The provider's model names from the page's one model catalogue (`GET /api/models`,
+ * `loadModels`), asked for when `wanted` first turns true; empty while loading, when the
+ * request failed or when the provider does not list them.
  */
 export function useModelNames(wanted: boolean): readonly string[] {
-  const [names, setNames] = useState<readonly string[] | null>(null);
+  const models = useModels();
   useEffect(() => {
-    if (!wanted || names !== null) return;
-    let live = true;
-    fetch("/api/models")
-      .then((r) => r.json() as Promise<{ models?: { id: string }[] }>)
-      .then((a) => live && setNames((a.models ?? []).map((m) => m.id)))
-      .catch(() => live && setNames([]));
-    return () => {
-      live = false;
-    };
-  }, [wanted, names]);
-  return names ?? [];
+    if (wanted) loadModels();
+  }, [wanted]);
+  return useMemo(
+    () => (models.status === "ready" ? models.answer.models.map((m) => m.id) : []),
+    [models],
+  );
 }
