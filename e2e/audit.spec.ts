@@ -21,7 +21,7 @@ test("[R238] audit: a summary audited from the graph shows its score on the caps
   await capsule.click();
   const detail = page.getByRole("region", { name: "Selected node" });
   await detail.getByRole("button", { name: "Audit this summary" }).click();
-  await expect(detail.getByLabel("Latest audit")).toContainText(/fact check: \d+ of \d+ kept/);
+  await expect(detail.getByLabel("Latest audit")).toContainText(/audit: \d+ of \d+ facts kept/);
   const tag = graph.locator(".capsule-audit");
   await expect(tag).toContainText(/audit: \d+ of \d+ facts kept/);
   await saveScreenshot(page, testInfo, "audit-capsule");

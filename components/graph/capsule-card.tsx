@@ -3,7 +3,7 @@
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { useSession } from "@/components/session/session-context";
-import { capsuleTitle, savingText } from "./card-text";
+import { auditText, capsuleTitle, savingText } from "./card-text";
 import type { CapsuleNode, FrameNode } from "./flow-node-types";
 import { HANDLE, PORT_INSET, SIZE } from "./flow-types";
 import s from "./graph.module.css";
@@ -52,10 +52,6 @@ function CapsuleFace(props: {
 function AuditTag({ summaryId }: { readonly summaryId: string }) {
   const audit = useSession((st) => st.audits[summaryId]);
   if (audit === undefined) return null;
-  const text =
-    audit.score !== null
-      ? `audit ${audit.score.toFixed(1)}/5`
-      : `audit: ${audit.found} of ${audit.total} facts kept`;
   const title =
     audit.mode === "model"
       ? `A model answered ${audit.total} questions about the original turns from this summary and from the originals; a judge scored them 0–5 (mean ${audit.score?.toFixed(2) ?? "—"}).`
@@ -63,7 +59,7 @@ function AuditTag({ summaryId }: { readonly summaryId: string }) {
   return (
     <span className={s.tags}>
       <span className={cx(s.tag, s.auditTag, "capsule-audit")} title={title}>
-        {text}
+        {auditText(audit)}
       </span>
     </span>
   );

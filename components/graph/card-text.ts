@@ -38,3 +38,17 @@ export function capsuleTitle(turns: number, summaries = 0): string {
   if (summaries > 0) return `Summary of ${summaries} summaries`;
   return `Summary of ${turns} earlier ${turns === 1 ? "turn" : "turns"}`;
 }
+
+/**
+ * A summary's latest audit in words, the one wording of the capsule and the node panel:
+ * "audit 4.2/5" for a model's audit, "audit: 7 of 9 facts kept" for the check without one.
+ */
+export function auditText(audit: {
+  readonly score: number | null;
+  readonly found: number;
+  readonly total: number;
+}): string {
+  return audit.score !== null
+    ? `audit ${audit.score.toFixed(1)}/5`
+    : `audit: ${audit.found} of ${audit.total} facts kept`;
+}

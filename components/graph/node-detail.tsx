@@ -5,7 +5,7 @@ import type { GraphRow } from "@/lib/engine/build-graph";
 import { useSession, useSessionStoreApi } from "@/components/session/session-context";
 import type { NodeId } from "@/lib/engine/ids";
 import { isSideLeafKind } from "@/lib/engine/side-leaf";
-import { capsuleTitle, savingText } from "./card-text";
+import { auditText, capsuleTitle, savingText } from "./card-text";
 import { usageText } from "@/components/chat/usage-text";
 import { useSessionActions } from "@/components/chat/use-session-actions";
 import p from "./panel.module.css";
@@ -71,9 +71,8 @@ function AuditButton({ summaryId }: { readonly summaryId: NodeId }) {
     <>
       {audit !== undefined && (
         <span className={p.meta} aria-label="Latest audit">
-          {audit.score !== null
-            ? `audit ${audit.score.toFixed(1)}/5 over ${audit.total} probes`
-            : `fact check: ${audit.found} of ${audit.total} kept`}
+          {auditText(audit)}
+          {audit.score !== null && ` over ${audit.total} probes`}
         </span>
       )}
       <button
