@@ -6,6 +6,7 @@ import { createUserAction, setDisabledAction, type AdminResult } from "@/app/adm
 import { MenuDialog } from "@/components/session/menu-dialog";
 import { NewPasswordInput } from "./new-password-input";
 import { LocalTime } from "@/components/ui/local-time";
+import { errorOf } from "@/components/ui/api-error";
 import { cx } from "@/components/ui/cx";
 import styles from "./account.module.css";
 
@@ -173,8 +174,7 @@ function ResetPasswordDialog({
             body: JSON.stringify({ userId: user.id, newPassword: String(form.get("password")) }),
           });
           if (!res.ok) {
-            const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
-            setError(body.error?.message ?? `The password was not set (${res.status}).`);
+            setError(await errorOf(res, `The password was not set (${res.status}).`));
             return;
           }
           dialogRef.current?.close();

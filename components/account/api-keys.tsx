@@ -3,12 +3,9 @@
 import { useState, type FormEvent } from "react";
 import type { ApiKeyInfo } from "@/lib/engine/types";
 import { LocalTime } from "@/components/ui/local-time";
+import { errorOf } from "@/components/ui/api-error";
 import { cx } from "@/components/ui/cx";
 import styles from "./account.module.css";
-
-interface ApiError {
-  error?: { message?: string };
-}
 
 /** Personal API keys: create (shown once), list, revoke. */
 export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
@@ -26,11 +23,11 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name }),
     });
-    const body = (await res.json()) as (ApiKeyInfo & { key: string }) & ApiError;
     if (!res.ok) {
-      setError(body.error?.message ?? "The key could not be created.");
+      setError(await errorOf(res, "The key could not be created."));
       return;
     }
+    const body = (await res.json()) as ApiKeyInfo & { key: string };
     setFresh({ name: body.name, key: body.key });
     setKeys((k) => [
       {
@@ -48,7 +45,7 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
   async function revoke(id: string) {
     const res = await fetch(`/api/keys/${id}`, { method: "DELETE" });
     if (res.ok) setKeys((k) => k.filter((x) => x.id !== id));
-    else setError(((await res.json()) as ApiError).error?.message ?? "Could not revoke.");
+    else setError(await errorOf(res, "Could not revoke."));
   }
 
   return (

@@ -2,13 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { errorOf } from "@/components/ui/api-error";
 import { cx } from "@/components/ui/cx";
 import { PASSWORD_LENGTH } from "@/lib/auth/password-length";
 import styles from "./account.module.css";
-
-interface ApiError {
-  error?: { message?: string };
-}
 
 /** Email-and-password sign-in or sign-up against better-auth's endpoints. */
 export function AuthForm({ mode, next }: { mode: "sign-in" | "sign-up"; next: string }) {
@@ -33,8 +30,7 @@ export function AuthForm({ mode, next }: { mode: "sign-in" | "sign-up"; next: st
         body: JSON.stringify(body),
       });
       if (!res.ok) {
-        const data = (await res.json().catch(() => ({}))) as ApiError;
-        setError(data.error?.message ?? `That did not work (${res.status}).`);
+        setError(await errorOf(res, `That did not work (${res.status}).`));
         return;
       }
       router.replace(next);

@@ -1,14 +1,11 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
+import { errorOf } from "@/components/ui/api-error";
 import { cx } from "@/components/ui/cx";
 import { PASSWORD_LENGTH } from "@/lib/auth/password-length";
 import { NewPasswordInput } from "./new-password-input";
 import styles from "./account.module.css";
-
-interface ApiError {
-  error?: { message?: string };
-}
 
 /**
  * Change your own password: the current one, the new one twice. Other devices are signed
@@ -48,8 +45,7 @@ export function ChangePassword({
         body: JSON.stringify({ currentPassword, newPassword }),
       });
       if (!res.ok) {
-        const body = (await res.json().catch(() => ({}))) as ApiError;
-        setError(body.error?.message ?? `The password was not changed (${res.status}).`);
+        setError(await errorOf(res, `The password was not changed (${res.status}).`));
         return;
       }
       form.reset();

@@ -13,6 +13,7 @@ import { landBranchDeleted } from "@/components/session/land-delete";
 import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import { readSse } from "./sse-client";
 import { unwrap } from "@/components/session/unwrap";
+import { errorOf } from "@/components/ui/api-error";
 import {
   compactAction,
   deleteBranchAction,
@@ -21,19 +22,6 @@ import {
   taskAction,
   updateSessionAction,
 } from "@/app/s/[id]/actions";
-
-interface ApiError {
-  error?: { code?: string; message?: string };
-}
-
-async function errorOf(res: Response): Promise<string> {
-  try {
-    const body = (await res.json()) as ApiError;
-    return body.error?.message ?? `Request failed (${res.status}).`;
-  } catch {
-    return `Request failed (${res.status}).`;
-  }
-}
 
 /** How long Stop waits for the reply's seal on the channel before one catch-up instead. */
 const STOP_WAIT_MS = 4000;

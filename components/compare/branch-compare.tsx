@@ -11,6 +11,7 @@ import {
   useSessionStoreApi,
 } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
+import { errorOf } from "@/components/ui/api-error";
 import { CompareView, type CompareColumn } from "./compare-view";
 import styles from "./compare.module.css";
 
@@ -32,10 +33,7 @@ async function fetchComparison(
 ): Promise<BranchComparison<WireNode>> {
   const query = new URLSearchParams({ a, b });
   const res = await fetch(`/api/sessions/${sessionId}/compare?${query}`, { signal });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new Error(body?.error?.message ?? `Could not compare (${res.status}).`);
-  }
+  if (!res.ok) throw new Error(await errorOf(res, `Could not compare (${res.status}).`));
   return (await res.json()) as BranchComparison<WireNode>;
 }
 
