@@ -216,12 +216,19 @@ export function useSessionActions() {
           return false;
         }
       },
-      /** The session's stored audits, for the capsules. */
+      /**
+       * The session's stored audits, for the capsules. Never rejects: without them (the
+       * server unreachable or refusing) the capsules just show no audit, as before one ran.
+       */
       loadAudits: async () => {
-        const res = await fetch(`${sessionUrl()}/audits`);
-        if (!res.ok) return;
-        const { audits } = (await res.json()) as { audits: AuditFigure[] };
-        store.getState().setAudits(audits);
+        try {
+          const res = await fetch(`${sessionUrl()}/audits`);
+          if (!res.ok) return;
+          const { audits } = (await res.json()) as { audits: AuditFigure[] };
+          store.getState().setAudits(audits);
+        } catch {
+          // No audits shown; the next visit asks again.
+        }
       },
       /** A new reply under one of your messages (a retry of it, [R180]). */
       generate: (userId: NodeId) => turn({ mode: "retry", targetId: userId }),
