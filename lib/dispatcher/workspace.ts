@@ -113,6 +113,14 @@ export type SettingsPatch = {
  * pages reach sessions only through here.
  */
 export class Workspace {
+  /**
+   * Sessions found to be the actor's: ownership never changes once a session exists (the
+   * first account's adoption of single-user sessions happens at sign-up, outside any
+   * workspace), so a positive answer holds for this workspace's life, one request. A "no"
+   * is never kept; {@link remove} forgets what it deletes.
+   */
+  private readonly owned = new Set<SessionId>();
+
   constructor(
     private readonly deps: WorkspaceDeps,
     readonly actor: Actor,
@@ -274,6 +282,8 @@ export class Workspace {
   async remove(id: SessionId): Promise<void> {
     await this.own(id);
     await this.deps.store.deleteSession(id);
+    // Gone: a later call in this workspace asks the store again and answers 404.
+    this.owned.delete(id);
   }
 
   async nodes(id: SessionId): Promise<LedgerNode[]> {
@@ -608,9 +618,12 @@ export class Workspace {
     if (!(await this.owns(id))) throw new EngineError("session_not_found", `No session ${id}.`);
   }
 
-  /** Whether the actor owns the session (a missing one is not owned). */
+  /** Whether the actor owns the session (a missing one is not owned); asked once per id. */
   private async owns(id: SessionId): Promise<boolean> {
-    return (await this.deps.store.ownerOf(id)) === this.actor.ownerId;
+    if (this.owned.has(id)) return true;
+    const mine = (await this.deps.store.ownerOf(id)) === this.actor.ownerId;
+    if (mine) this.owned.add(id);
+    return mine;
   }
 }
 

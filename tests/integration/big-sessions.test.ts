@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { LOCAL_ACTOR, accountActor } from "@/lib/auth/actor";
 import { asSessionId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
@@ -192,6 +192,35 @@ for (const { kind, enabled } of DATABASE_KINDS) {
       await expect(mallory.graph(sessionId, { limit: 1 })).rejects.toMatchObject({
         code: "session_not_found",
       });
+    });
+
+    it("[R113] a request asks who owns its session once, and a deleted session stays gone", async () => {
+      const { id } = await twoBranches();
+      const s = await services();
+      const ownerOf = vi.spyOn(s.store, "ownerOf");
+      try {
+        // The route's id, the heavy-read probe and the graph itself: one question.
+        const res = await call("GET", `/api/sessions/${id}/graph?limit=1`);
+        expect(res.status).toBe(200);
+        expect(ownerOf).toHaveBeenCalledTimes(1);
+
+        ownerOf.mockClear();
+        const workspace = s.workspaceFor(LOCAL_ACTOR);
+        const sessionId = asSessionId(id);
+        await workspace.own(sessionId);
+        await workspace.nodeSpan(sessionId);
+        await workspace.skeleton(sessionId);
+        expect(ownerOf).toHaveBeenCalledTimes(1);
+
+        // Removed by this workspace: asked again, and not found.
+        await workspace.remove(sessionId);
+        await expect(workspace.session(sessionId)).rejects.toMatchObject({
+          code: "session_not_found",
+        });
+        expect(ownerOf).toHaveBeenCalledTimes(2);
+      } finally {
+        ownerOf.mockRestore();
+      }
     });
 
     it("[R113] the graph pages its rows by seq like the nodes", async () => {
