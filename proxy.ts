@@ -1,6 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { parseConfig } from "./lib/config/env";
-import { ALLOWED_METHODS, isAllowedHost, methodNotAllowedBody, requestHost } from "./lib/http/edge";
+import {
+  ALLOWED_METHODS,
+  isAllowedHost,
+  methodNotAllowedBody,
+  misdirectedBody,
+  requestHost,
+} from "./lib/http/edge";
 
 let publicUrl: string | undefined | null = null;
 
@@ -16,11 +22,7 @@ const refuse = (status: number, code: string, message: string) =>
 export function proxy(req: NextRequest) {
   if (publicUrl === null) publicUrl = parseConfig(process.env).publicUrl;
   if (!isAllowedHost(requestHost(req), publicUrl)) {
-    return refuse(
-      421,
-      "misdirected_request",
-      "This server does not answer for that host name; set SPINDLE_PUBLIC_URL to the address users open.",
-    );
+    return NextResponse.json(misdirectedBody(), { status: 421 });
   }
   if (!ALLOWED_METHODS.has(req.method)) {
     return NextResponse.json(methodNotAllowedBody(req.method), {

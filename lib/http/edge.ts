@@ -38,15 +38,13 @@ export function isAllowedHost(host: string, publicUrl: string | undefined): bool
   return publicUrl !== undefined && name === new URL(publicUrl).hostname.toLowerCase();
 }
 
+/** What the 421 for a Host this server does not answer for says, wherever it is refused. */
+const MISDIRECTED_MESSAGE =
+  "This server does not answer for that host name; set SPINDLE_PUBLIC_URL to the address users open.";
+
 /** The body of the 421 for a Host this server does not answer for. */
 export function misdirectedBody() {
-  return {
-    error: {
-      code: "misdirected_request",
-      message:
-        "This server does not answer for that host name; set SPINDLE_PUBLIC_URL to the address users open.",
-    },
-  };
+  return { error: { code: "misdirected_request", message: MISDIRECTED_MESSAGE } };
 }
 
 /** The `Host` the request was sent to. */
@@ -56,10 +54,7 @@ export function requestHost(req: Request): string {
 
 export function checkHost(req: Request, config: Pick<Config, "publicUrl">): void {
   if (!isAllowedHost(requestHost(req), config.publicUrl)) {
-    throw new EngineError(
-      "misdirected_request",
-      "This server does not answer for that host name; set SPINDLE_PUBLIC_URL to the address users open.",
-    );
+    throw new EngineError("misdirected_request", MISDIRECTED_MESSAGE);
   }
 }
 
