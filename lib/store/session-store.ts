@@ -1223,7 +1223,7 @@ export class SessionStore {
   async addAttachment(input: NewAttachment): Promise<StoredAttachment> {
     const id = this.deps.newNodeId();
     const now = this.deps.now();
-    await this.write(async (tx) => {
+    return this.write(async (tx) => {
       await this.lockSession(tx, input.sessionId);
       const existing = await tx.blob.count({
         where: { sessionId: input.sessionId, sha256: input.sha256 },
@@ -1240,7 +1240,7 @@ export class SessionStore {
           },
         });
       }
-      await tx.attachment.create({
+      const row = await tx.attachment.create({
         data: {
           id,
           sessionId: input.sessionId,
@@ -1256,8 +1256,8 @@ export class SessionStore {
           createdAt: now,
         },
       });
+      return attachmentFromRow(row);
     });
-    return this.attachmentRow(input.sessionId, id) as Promise<StoredAttachment>;
   }
 
   /** The session's attachments among `ids` (someone else's id is simply absent). */
@@ -1296,8 +1296,10 @@ export class SessionStore {
   }
 
   /**
-   * Claims `ids` for the node `nodeId` inside the append's transaction: every id must be an
-   * unclaimed attachment of the session, else nothing of the turn is written.
+   * Claims `ids` for the node `nodeId` inside the append's transaction. The turn checked
+   * them before (`attachmentsForTurn`: each an unsent upload of the session); what is left
+   * is the race, another request claiming one meanwhile, and then nothing of the turn is
+   * written.
    */
   private async claimAttachments(
     tx: Tx,
@@ -1306,22 +1308,6 @@ export class SessionStore {
     ids: readonly string[],
   ): Promise<void> {
     const wanted = [...new Set(ids)];
-    const rows = await tx.attachment.findMany({
-      where: { sessionId, id: { in: wanted } },
-      select: { id: true, nodeId: true },
-    });
-    const found = new Map(rows.map((r) => [r.id, r.nodeId]));
-    for (const id of wanted) {
-      if (!found.has(id)) {
-        throw new EngineError("attachment_not_found", `No attachment ${id} in this session.`);
-      }
-      if (found.get(id) !== null) {
-        throw new EngineError(
-          "attachment_in_use",
-          `Attachment ${id} was already sent with a message; upload the file again.`,
-        );
-      }
-    }
     const { count } = await tx.attachment.updateMany({
       where: { sessionId, id: { in: wanted }, nodeId: null },
       data: { nodeId },
