@@ -32,7 +32,7 @@ import type { SessionStore } from "../store/session-store";
 import { loadView, type HeadView } from "../view/head-view";
 import type { TurnCompaction } from "./turn-compaction";
 import { SUMMARIZER_PROMPT_TOKENS, summarizeInChunks } from "./summarize-in-chunks";
-import { attachmentTextForSummary } from "../view/attach-files";
+import { attachmentTextsForSummary } from "../view/attach-files";
 import { truncateToTokens } from "../llm/tokens";
 import { summaryBudgetOf } from "./summary-budget";
 
@@ -293,26 +293,18 @@ export class Compactor implements TurnCompaction {
     }
   }
 
-  /** What the summariser reads of the covered messages' attachments (R268). */
-  private async attachmentTextOf(
+  /** What the summariser reads of the covered messages' attachments (R268): one blobs read. */
+  private attachmentTextOf(
     session: SessionRecord,
     plan: CompactionWork,
     perFileTokens: number,
     model: string,
   ): Promise<Map<NodeId, string>> {
-    const out = new Map<NodeId, string>();
-    for (const message of plan.covered) {
-      if (!message.attachments || message.attachments.length === 0) continue;
-      out.set(
-        message.id,
-        await attachmentTextForSummary(
-          message.attachments,
-          (hashes) => this.deps.store.blobs(session.id, hashes),
-          (text) => truncateToTokens(text, perFileTokens, model),
-        ),
-      );
-    }
-    return out;
+    return attachmentTextsForSummary(
+      plan.covered,
+      (hashes) => this.deps.store.blobs(session.id, hashes),
+      (text) => truncateToTokens(text, perFileTokens, model),
+    );
   }
 
   /** Summarises a plan, checks the result, and lands it under the plan's compare-and-swap. */

@@ -60,22 +60,33 @@ export async function attachFiles(
 }
 
 /**
- * What the summariser reads for a message's attachments: each text file fenced and trimmed
- * by `trim`, one note line per image (it never sees pixels).
+ * What the summariser reads for each message's attachments, by message id (messages
+ * without attachments are left out): each text file fenced and trimmed by `trim`, one note
+ * line per image (it never sees pixels). The text files of all the messages are read in
+ * one `load`.
  */
-export async function attachmentTextForSummary(
-  attachments: readonly AttachmentRef[],
+export async function attachmentTextsForSummary<K>(
+  messages: readonly { readonly id: K; readonly attachments?: readonly AttachmentRef[] }[],
   load: LoadBlobs,
   trim: (text: string) => string,
-): Promise<string> {
-  if (attachments.length === 0) return "";
-  const blobs = await load(attachments.filter((a) => !isImage(a)).map((a) => a.sha256));
-  return attachments
-    .map((a) => {
-      if (isImage(a)) return imageNote(a.name, a.width ?? 0, a.height ?? 0);
-      const blob = blobs.get(a.sha256);
-      const text = blob ? (blob.text ?? new TextDecoder().decode(blob.data)) : "";
-      return fencedFile(a.name, trim(text));
-    })
-    .join("\n\n");
+): Promise<Map<K, string>> {
+  const out = new Map<K, string>();
+  const withFiles = messages.filter((m) => (m.attachments ?? []).length > 0);
+  if (withFiles.length === 0) return out;
+  const hashes = new Set(
+    withFiles.flatMap((m) => (m.attachments ?? []).filter((a) => !isImage(a)).map((a) => a.sha256)),
+  );
+  const blobs = hashes.size > 0 ? await load([...hashes]) : new Map<string, BlobContent>();
+  for (const m of withFiles) {
+    const text = (m.attachments ?? [])
+      .map((a) => {
+        if (isImage(a)) return imageNote(a.name, a.width ?? 0, a.height ?? 0);
+        const blob = blobs.get(a.sha256);
+        const text = blob ? (blob.text ?? new TextDecoder().decode(blob.data)) : "";
+        return fencedFile(a.name, trim(text));
+      })
+      .join("\n\n");
+    out.set(m.id, text);
+  }
+  return out;
 }
