@@ -248,9 +248,7 @@ export class Dispatcher {
           ? { expectedHeadId: session.headId }
           : {}),
         replyMetadata: { model },
-        ...(attachments.length > 0
-          ? { attachments, attachmentIds: attachments.map((a) => a.id) }
-          : {}),
+        ...(attachments.length > 0 ? { attachments } : {}),
       });
       user = claim.user;
       const sameSummary =

@@ -63,7 +63,6 @@ export class TurnWriter {
       tokenCount?: Tokens;
       /** The attachments the user node carries (metadata) and claims (same transaction). */
       attachments?: readonly AttachmentRef[];
-      attachmentIds?: readonly string[];
     },
   ): Promise<{ user: LedgerNode; reply: LedgerNode; meta: SessionMeta }> {
     const result = await this.deps.store.append({
@@ -76,10 +75,10 @@ export class TurnWriter {
       advanceHead: this.advanceHead,
       exclusive: true,
       ...(options.attachments && options.attachments.length > 0
-        ? { metadata: { attachments: options.attachments } }
-        : {}),
-      ...(options.attachmentIds && options.attachmentIds.length > 0
-        ? { attachmentIds: options.attachmentIds }
+        ? {
+            metadata: { attachments: options.attachments },
+            attachmentIds: options.attachments.map((a) => a.id),
+          }
         : {}),
       forkMovesHead: options.forkMovesHead,
       ...(options.expectedHeadId !== undefined ? { expectedHeadId: options.expectedHeadId } : {}),
