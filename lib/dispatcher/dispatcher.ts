@@ -353,7 +353,8 @@ export class Dispatcher {
     readonly name: string;
     readonly bytes: Uint8Array;
   }): Promise<StoredAttachment> {
-    const session = await this.load(input.sessionId);
+    // Its model prices a text file; an upload writes no node, so nothing is sealed here.
+    const session = await this.deps.store.getSession(input.sessionId);
     const model = this.modelOf(session);
     return uploadAttachment(this.deps.store, {
       ...input,
