@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { DEFAULT_ATTACHMENT_CAPS } from "../files/limits";
 
 /**
  * Server configuration, read from the environment and validated once. Every consumer takes
@@ -260,8 +261,10 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     maxBodyBytes: e.SPINDLE_MAX_BODY_BYTES ?? 4 * 1024 * 1024,
     maxImportBytes: e.SPINDLE_MAX_IMPORT_BYTES ?? 64 * 1024 * 1024,
     maxImportNodes: e.SPINDLE_MAX_IMPORT_NODES ?? 100_000,
-    maxAttachmentBytes: e.SPINDLE_MAX_ATTACHMENT_BYTES ?? 10 * 1024 * 1024,
-    maxMessageAttachmentBytes: e.SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES ?? 20 * 1024 * 1024,
+    maxAttachmentBytes:
+      e.SPINDLE_MAX_ATTACHMENT_BYTES ?? DEFAULT_ATTACHMENT_CAPS.maxAttachmentBytes,
+    maxMessageAttachmentBytes:
+      e.SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES ?? DEFAULT_ATTACHMENT_CAPS.maxMessageAttachmentBytes,
     maxImports: e.SPINDLE_MAX_IMPORTS ?? 2,
     perAccount: {
       eventStreams: e.SPINDLE_MAX_STREAMS_PER_ACCOUNT ?? 16,

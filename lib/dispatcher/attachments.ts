@@ -2,31 +2,14 @@ import { createHash } from "node:crypto";
 import { EngineError } from "../engine/errors";
 import type { SessionId, Tokens } from "../engine/ids";
 import type { AttachmentRef, SessionRecord } from "../engine/types";
+import { ACCEPTED_KINDS, attachmentTokens, judgeFile, sanitiseFileName } from "../files/judge";
 import {
-  ACCEPTED_KINDS,
-  fencedFile,
-  imageTokens,
-  judgeFile,
-  sanitiseFileName,
-} from "../files/judge";
+  MAX_ATTACHMENTS_PER_MESSAGE,
+  TOO_MANY_ATTACHMENTS,
+  type AttachmentCaps,
+} from "../files/limits";
 import { lookupModel } from "../llm/model-registry";
 import type { SessionStore, StoredAttachment } from "../store/session-store";
-
-/** The caps of docs/spec.md "Attachments" (R263), with their documented defaults. */
-export interface AttachmentCaps {
-  /** One file (`SPINDLE_MAX_ATTACHMENT_BYTES`, default 10 MiB). */
-  readonly maxAttachmentBytes: number;
-  /** All files of one message (`SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES`, default 20 MiB). */
-  readonly maxMessageAttachmentBytes: number;
-}
-
-export const DEFAULT_ATTACHMENT_CAPS: AttachmentCaps = {
-  maxAttachmentBytes: 10 * 1024 * 1024,
-  maxMessageAttachmentBytes: 20 * 1024 * 1024,
-};
-
-/** Most files one message may carry. */
-export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 
 export function tooLargeMessage(what: string, limit: number): string {
   return `${what} is larger than the limit of ${limit.toLocaleString("en")} bytes.`;
@@ -79,28 +62,17 @@ export async function uploadAttachment(
   }
   const name = sanitiseFileName(input.name);
   const sha256 = createHash("sha256").update(input.bytes).digest("hex");
-  if (judged.kind === "image") {
-    return store.addAttachment({
-      sessionId: input.sessionId,
-      name,
-      mime: judged.mime,
-      kind: "image",
-      sha256,
-      data: input.bytes,
-      tokens: imageTokens(judged.width, judged.height),
-      width: judged.width,
-      height: judged.height,
-    });
-  }
   return store.addAttachment({
     sessionId: input.sessionId,
     name,
     mime: judged.mime,
-    kind: "text",
+    kind: judged.kind,
     sha256,
     data: input.bytes,
-    text: judged.text,
-    tokens: input.count(fencedFile(name, judged.text)),
+    tokens: attachmentTokens(judged, name, input.count),
+    ...(judged.kind === "image"
+      ? { width: judged.width, height: judged.height }
+      : { text: judged.text }),
   });
 }
 
@@ -127,10 +99,7 @@ export async function attachmentsForTurn(
 ): Promise<AttachmentRef[]> {
   const ids = [...new Set(input.ids)];
   if (ids.length > MAX_ATTACHMENTS_PER_MESSAGE) {
-    throw new EngineError(
-      "invalid_request",
-      `A message carries at most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments.`,
-    );
+    throw new EngineError("invalid_request", TOO_MANY_ATTACHMENTS);
   }
   const rows = new Map((await store.attachmentsById(input.sessionId, ids)).map((a) => [a.id, a]));
   const out: AttachmentRef[] = [];

@@ -42,13 +42,8 @@ import {
 import { windowFor } from "../compaction/model-window";
 import { withExpansion } from "../view/expansion-nodes";
 import { toWire } from "../view/wire";
-import {
-  attachmentsForTurn,
-  DEFAULT_ATTACHMENT_CAPS,
-  uploadAttachment,
-  visionFor,
-  type AttachmentCaps,
-} from "./attachments";
+import { attachmentsForTurn, uploadAttachment, visionFor } from "./attachments";
+import { DEFAULT_ATTACHMENT_CAPS, type AttachmentCaps } from "../files/limits";
 
 export interface DispatcherDeps {
   readonly store: SessionStore;

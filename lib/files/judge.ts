@@ -229,6 +229,21 @@ export function imageTokens(width: number, height: number): number {
 }
 
 /**
+ * What an accepted file adds to every prompt that reads its message (R266): an image by
+ * {@link imageTokens}, a text file as the fenced block the model reads, counted by `count`
+ * (the model's tokenizer). The upload and the ledger import price files by this one rule.
+ */
+export function attachmentTokens(
+  judged: Exclude<Judged, { kind: "refused" }>,
+  name: string,
+  count: (text: string) => number,
+): number {
+  return judged.kind === "image"
+    ? imageTokens(judged.width, judged.height)
+    : count(fencedFile(name, judged.text));
+}
+
+/**
  * A text attachment as the model reads it: headed by its file name, in a fence longer than
  * any run of backticks inside, so the file cannot close the block early.
  */

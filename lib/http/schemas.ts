@@ -3,6 +3,7 @@ import { hasNul } from "./json-text";
 import { nodeIdField, sessionIdField } from "./params";
 import { SEARCH_QUERY_MAX_CHARS } from "../search/search-terms";
 import { SUMMARY_POLICIES } from "../engine/types";
+import { MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from "../files/limits";
 
 /** Text that reaches the store: never a NUL character (server actions skip the JSON parser). */
 const text = () =>
@@ -107,7 +108,7 @@ export const turnSchema = z.object({
     .array(
       z.string().regex(/^[0-9A-Za-z]{1,64}$/, "An attachment id is the id an upload answered."),
     )
-    .max(10, "A message carries at most 10 attachments.")
+    .max(MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS)
     .optional()
     .describe("Ids of uploads (POST .../attachments) sent with this message (send and edit)"),
 });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { fencedFile, imageTokens, judgeFile, sanitiseFileName, type Judged } from "../files/judge";
+import { attachmentTokens, judgeFile, sanitiseFileName, type Judged } from "../files/judge";
+import { MAX_ATTACHMENTS_PER_MESSAGE } from "../files/limits";
 import { sessionSettingsSchema } from "../http/schemas";
 import { isSideLeafKind } from "../engine/side-leaf";
 import { tokens } from "../engine/ids";
@@ -103,7 +104,7 @@ const nodeMetadataSchema = z
           height: z.number().optional(),
         }),
       )
-      .max(10)
+      .max(MAX_ATTACHMENTS_PER_MESSAGE)
       .optional(),
   })
   .loose();
@@ -317,10 +318,7 @@ export async function planImport(
         }
         const name = sanitiseFileName(ref.name);
         const j = blob.judged;
-        const tokenCount =
-          j.kind === "image"
-            ? imageTokens(j.width, j.height)
-            : limits.count(fencedFile(name, j.text));
+        const tokenCount = attachmentTokens(j, name, limits.count);
         fileTokens += tokenCount;
         const made = {
           id: newId() as string,
