@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attachment } from "@/lib/http/attachment";
+import { attachment, fileDisposition } from "@/lib/http/attachment";
 
 describe("[R96] export filenames", () => {
   it("[R96] keep the title readable and the plain filename safe ASCII", () => {
@@ -25,5 +25,28 @@ describe("[R96] export filenames", () => {
     const emoji = `${"x".repeat(79)}😀😀`;
     expect(() => attachment(emoji, "md")).not.toThrow();
     expect(attachment(emoji, "md")).toContain("%F0%9F%98%80.md");
+  });
+});
+
+describe("[R269] a served attachment's file name", () => {
+  it("[R269] keeps its extension, and the image types inline", () => {
+    expect(fileDisposition("report.md", false)).toBe(
+      "attachment; filename=\"report.md\"; filename*=UTF-8''report.md",
+    );
+    expect(fileDisposition("cat.png", true)).toBe(
+      "inline; filename=\"cat.png\"; filename*=UTF-8''cat.png",
+    );
+  });
+
+  it("[R269] a name without an ASCII extension is kept whole, a .txt inside it too", () => {
+    expect(fileDisposition("README", false)).toBe(
+      "attachment; filename=\"README\"; filename*=UTF-8''README",
+    );
+    expect(fileDisposition("notes.txt.日本", false)).toBe(
+      "attachment; filename=\"notes.txt\"; filename*=UTF-8''notes.txt.%E6%97%A5%E6%9C%AC",
+    );
+    expect(fileDisposition("a.txt.b.txt.日本", false)).toBe(
+      "attachment; filename=\"a.txt.b.txt\"; filename*=UTF-8''a.txt.b.txt.%E6%97%A5%E6%9C%AC",
+    );
   });
 });
