@@ -1,54 +1,23 @@
 "use client";
 
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useState } from "react";
 import { selectStreaming, useSession } from "@/components/session/session-context";
-import { browserDrafts, loadDraft, saveDraft } from "./drafts";
+import { useDraft } from "./drafts";
 import { useCompare } from "@/components/compare/compare-context";
 import { SeveralModels } from "./several-models";
 import { parseComposer, SLASH_HELP } from "./slash-command";
 import type { SessionActions } from "./use-session-actions";
 import styles from "./composer.module.css";
 
-/** Each session's saved draft as this page first read it, and as it has saved it since. */
-const drafts = new Map<string, string>();
-const noSubscription = () => () => {};
-
-function savedDraft(sessionId: string): string {
-  let text = drafts.get(sessionId);
-  if (text === undefined) {
-    text = loadDraft(browserDrafts(), sessionId);
-    drafts.set(sessionId, text);
-  }
-  return text;
-}
-
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, `/` opens the commands. Its
- * draft is kept per session in local storage until sent (issue 21): the server renders an
- * empty box; once hydrated the box shows the saved draft until the first edit.
+ * draft is kept per session in local storage until sent (issue 21, `useDraft`): the server
+ * renders an empty box; once hydrated the box shows the saved draft.
  */
 export function Composer({ actions }: { actions: SessionActions }) {
   const sessionId = useSession((s) => s.session.id);
-  const saved = useSyncExternalStore(
-    noSubscription,
-    () => savedDraft(sessionId),
-    () => "",
-  );
-  // Null until edited: the box shows the saved draft.
-  const [edited, setEdited] = useState<{ sessionId: string; text: string } | null>(null);
-  const text = edited?.sessionId === sessionId ? edited.text : saved;
-  const setText = (next: string | ((current: string) => string)) =>
-    setEdited((prev) => {
-      const current = prev?.sessionId === sessionId ? prev.text : savedDraft(sessionId);
-      const value = typeof next === "function" ? next(current) : next;
-      return { sessionId, text: value };
-    });
   // Every edit is the draft; sending empties the box, which forgets it.
-  useEffect(() => {
-    if (edited === null) return;
-    drafts.set(edited.sessionId, edited.text);
-    saveDraft(browserDrafts(), edited.sessionId, edited.text, Date.now());
-  }, [edited]);
+  const [text, setText] = useDraft(sessionId);
   const busy = useSession((s) => s.busy);
   // Another tab's reply streaming in this session also holds the turn.
   const streaming = useSession(selectStreaming);

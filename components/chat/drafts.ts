@@ -1,3 +1,5 @@
+import { useCallback, useEffect, useSyncExternalStore } from "react";
+
 /**
  * The composer's drafts, one per session, kept in the browser's local storage until the
  * message is sent (issue 21). Nothing here can throw at the page: a full or missing store,
@@ -107,4 +109,123 @@ export function dropDraft(store: DraftStore | null, sessionId: string): void {
   } catch {
     // Nothing kept, nothing to forget.
   }
+}
+
+/** How long typing must pause before the draft is written to the store (milliseconds). */
+export const DRAFT_SAVE_DELAY_MS = 300;
+
+/**
+ * The drafts as one page holds them: each read from the store once, then kept in memory.
+ * An edit shows at once and reaches the store after a pause in typing, so a keystroke
+ * never pays for a (up to DRAFT_MAX_CHARS) synchronous write; `flush` writes what waits.
+ */
+export interface DraftBook {
+  /** The draft of `sessionId` (read from the store the first time). */
+  get(sessionId: string): string;
+  /** An edit: held at once, written after DRAFT_SAVE_DELAY_MS without another. */
+  keep(sessionId: string, text: string): void;
+  /** Held and written at once (a message handed over, a sent chat's box emptied). */
+  put(sessionId: string, text: string): void;
+  /** Forgets the draft, held and stored (the session was deleted). */
+  forget(sessionId: string): void;
+  /** Writes every edit still waiting. */
+  flush(): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createDraftBook(
+  store: () => DraftStore | null,
+  now: () => number = Date.now,
+  delayMs = DRAFT_SAVE_DELAY_MS,
+): DraftBook {
+  const held = new Map<string, string>();
+  const unsaved = new Map<string, string>();
+  const listeners = new Set<() => void>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
+  const get = (sessionId: string) => {
+    let text = held.get(sessionId);
+    if (text === undefined) {
+      text = loadDraft(store(), sessionId);
+      held.set(sessionId, text);
+    }
+    return text;
+  };
+  const flush = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (unsaved.size === 0) return;
+    const target = store();
+    const at = now();
+    for (const [sessionId, text] of unsaved) saveDraft(target, sessionId, text, at);
+    unsaved.clear();
+  };
+  const put = (sessionId: string, text: string) => {
+    held.set(sessionId, text);
+    unsaved.delete(sessionId);
+    saveDraft(store(), sessionId, text, now());
+    changed();
+  };
+  return {
+    get,
+    keep(sessionId, text) {
+      if (get(sessionId) === text) return;
+      held.set(sessionId, text);
+      unsaved.set(sessionId, text);
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(flush, delayMs);
+      changed();
+    },
+    put,
+    forget(sessionId) {
+      held.set(sessionId, "");
+      unsaved.delete(sessionId);
+      dropDraft(store(), sessionId);
+      changed();
+    },
+    flush,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** This page's drafts, in the browser's local storage. */
+export const pageDrafts: DraftBook = createDraftBook(browserDrafts);
+
+const noDraft = () => "";
+const flushWhenHidden = () => {
+  if (document.visibilityState === "hidden") pageDrafts.flush();
+};
+
+/**
+ * The draft of `sessionId` and its setter, for a message box. The server renders an empty
+ * box; once hydrated it shows the saved draft. Edits are written after a pause in typing,
+ * and at once when the page is left or hidden, the box unmounts or its session changes.
+ */
+export function useDraft(
+  sessionId: string,
+): readonly [string, (next: string | ((current: string) => string)) => void] {
+  const text = useSyncExternalStore(pageDrafts.subscribe, () => pageDrafts.get(sessionId), noDraft);
+  useEffect(() => {
+    window.addEventListener("pagehide", pageDrafts.flush);
+    document.addEventListener("visibilitychange", flushWhenHidden);
+    return () => {
+      window.removeEventListener("pagehide", pageDrafts.flush);
+      document.removeEventListener("visibilitychange", flushWhenHidden);
+      pageDrafts.flush();
+    };
+  }, [sessionId]);
+  const setText = useCallback(
+    (next: string | ((current: string) => string)) =>
+      pageDrafts.keep(
+        sessionId,
+        typeof next === "function" ? next(pageDrafts.get(sessionId)) : next,
+      ),
+    [sessionId],
+  );
+  return [text, setText];
 }

@@ -2,13 +2,13 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useState } from "react";
 import { newSessionAction } from "@/app/actions";
 import { AccountMenu, type AccountMenuProps } from "@/components/account/account-menu";
 import { SearchButton } from "@/components/search/search-launcher";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { cx } from "@/components/ui/cx";
-import { browserDrafts, loadDraft, saveDraft } from "./drafts";
+import { pageDrafts, useDraft } from "./drafts";
 import { SessionsSidebar } from "./sessions-sidebar";
 import { useHeaderLayout } from "./use-narrow-screen";
 import { firstMessageKey, useNewChatShortcut, useSidebarPinned } from "./use-sidebar";
@@ -17,7 +17,6 @@ import composer from "./composer.module.css";
 
 /** The new chat's draft is kept under this id until the chat exists. */
 const NEW = "new";
-const noSubscription = () => () => {};
 
 /**
  * A new chat (issue 21): nothing is written until its first message is sent — then the
@@ -32,18 +31,9 @@ export function NewChat({ account, model }: { account: AccountMenuProps; model: 
   const [drawer, setDrawer] = useState(false);
   const phone = layout === "phone";
   const sidebarOpen = phone ? drawer : pinned;
-  const saved = useSyncExternalStore(
-    noSubscription,
-    () => loadDraft(browserDrafts(), NEW),
-    () => "",
-  );
-  const [edited, setEdited] = useState<string | null>(null);
-  const text = edited ?? saved;
+  const [text, setText] = useDraft(NEW);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (edited !== null) saveDraft(browserDrafts(), NEW, edited, Date.now());
-  }, [edited]);
   useEffect(() => {
     if (!phone || !drawer) return;
     const close = (e: KeyboardEvent) => {
@@ -68,9 +58,9 @@ export function NewChat({ account, model }: { account: AccountMenuProps; model: 
       window.sessionStorage.setItem(firstMessageKey(created.value.id), content);
     } catch {
       // No session storage: the message stays the new chat's draft instead.
-      saveDraft(browserDrafts(), created.value.id, content, Date.now());
+      pageDrafts.put(created.value.id, content);
     }
-    saveDraft(browserDrafts(), NEW, "", Date.now());
+    pageDrafts.put(NEW, "");
     router.push(`/s/${created.value.id}`);
   };
 
@@ -128,7 +118,7 @@ export function NewChat({ account, model }: { account: AccountMenuProps; model: 
             <textarea
               className="field"
               value={text}
-              onChange={(e) => setEdited(e.target.value)}
+              onChange={(e) => setText(e.target.value)}
               onKeyDown={(e) => {
                 if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
                   e.preventDefault();

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { deleteSessionAction } from "@/app/s/[id]/actions";
 import { cx } from "@/components/ui/cx";
-import { browserDrafts, dropDraft } from "@/components/chat/drafts";
+import { pageDrafts } from "@/components/chat/drafts";
 import s from "./home.module.css";
 
 /** Deletes a session (all its branches) after a confirmation. */
@@ -29,7 +29,7 @@ export function DeleteSessionButton(props: {
         setBusy(true);
         const result = await deleteSessionAction(id);
         setBusy(false);
-        if (result.ok) dropDraft(browserDrafts(), id);
+        if (result.ok) pageDrafts.forget(id);
         if (result.ok) (onDeleted ?? router.refresh)();
         else window.alert(`The session could not be deleted: ${result.error.message}`);
       }}

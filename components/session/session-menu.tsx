@@ -16,7 +16,7 @@ import { deleteSessionAction, updateSessionAction } from "@/app/s/[id]/actions";
 import { TITLE_MAX_CHARS } from "@/lib/http/schemas";
 import { ForkDialog } from "./fork-dialog";
 import { formText } from "@/components/ui/form-text";
-import { browserDrafts, dropDraft } from "@/components/chat/drafts";
+import { pageDrafts } from "@/components/chat/drafts";
 import { MenuDialog } from "./menu-dialog";
 import styles from "./session-menu.module.css";
 
@@ -164,7 +164,7 @@ export function SessionMenu(props: SessionMenuProps) {
       window.alert(`The session could not be deleted: ${result.error.message}`);
       return;
     }
-    dropDraft(browserDrafts(), sessionId);
+    pageDrafts.forget(sessionId);
     router.push("/");
     router.refresh();
   };

@@ -1,6 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  createDraftBook,
   DRAFT_MAX_CHARS,
+  DRAFT_SAVE_DELAY_MS,
   DRAFT_MAX_SESSIONS,
   dropDraft,
   loadDraft,
@@ -67,5 +69,97 @@ describe("[R209] the composer's draft is kept per session until sent", () => {
     expect(store.map.size).toBe(DRAFT_MAX_SESSIONS);
     expect(loadDraft(store, "S0")).toBe("");
     expect(loadDraft(store, `S${DRAFT_MAX_SESSIONS + 4}`)).toBe(`draft ${DRAFT_MAX_SESSIONS + 4}`);
+  });
+});
+
+describe("[R209] the page's drafts are written after a pause in typing", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("[R209] reads a session's draft from the store once, then holds it", () => {
+    const store = memoryStore();
+    saveDraft(store, "s1", "kept", 1);
+    const getItem = vi.spyOn(store, "getItem");
+    const book = createDraftBook(
+      () => store,
+      () => 2,
+    );
+    expect(book.get("s1")).toBe("kept");
+    expect(book.get("s1")).toBe("kept");
+    expect(book.get("s2")).toBe("");
+    expect(getItem).toHaveBeenCalledTimes(2);
+  });
+
+  it("[R209] shows each edit at once and writes only the last, after the pause", () => {
+    const store = memoryStore();
+    const setItem = vi.spyOn(store, "setItem");
+    const book = createDraftBook(
+      () => store,
+      () => 5,
+    );
+    const seen: string[] = [];
+    book.subscribe(() => seen.push(book.get("s1")));
+    book.keep("s1", "h");
+    book.keep("s1", "he");
+    vi.advanceTimersByTime(DRAFT_SAVE_DELAY_MS - 1);
+    book.keep("s1", "hey");
+    expect(seen).toEqual(["h", "he", "hey"]);
+    vi.advanceTimersByTime(DRAFT_SAVE_DELAY_MS - 1);
+    expect(setItem).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(setItem).toHaveBeenCalledTimes(1);
+    expect(loadDraft(store, "s1")).toBe("hey");
+  });
+
+  it("[R209] a flush writes what waits at once, and an emptied box forgets the draft", () => {
+    const store = memoryStore();
+    saveDraft(store, "s1", "old", 1);
+    const book = createDraftBook(
+      () => store,
+      () => 9,
+    );
+    book.keep("s1", "new");
+    book.keep("s2", "other");
+    book.flush();
+    expect(loadDraft(store, "s1")).toBe("new");
+    expect(loadDraft(store, "s2")).toBe("other");
+    book.keep("s1", "");
+    book.flush();
+    expect(store.map.has("spindle.draft.s1")).toBe(false);
+    // Nothing waits: the timer writes nothing more.
+    const setItem = vi.spyOn(store, "setItem");
+    vi.runAllTimers();
+    expect(setItem).not.toHaveBeenCalled();
+  });
+
+  it("[R209] a put is written at once and drops the edit waiting for it", () => {
+    const store = memoryStore();
+    const book = createDraftBook(
+      () => store,
+      () => 3,
+    );
+    book.keep("new", "a first message");
+    book.put("new", "");
+    vi.runAllTimers();
+    expect(store.map.has("spindle.draft.new")).toBe(false);
+    expect(book.get("new")).toBe("");
+  });
+
+  it("[R209] a forgotten draft is not written back by an edit still waiting", () => {
+    const store = memoryStore();
+    const book = createDraftBook(
+      () => store,
+      () => 3,
+    );
+    book.keep("s1", "about a deleted session");
+    book.forget("s1");
+    vi.runAllTimers();
+    book.flush();
+    expect(store.map.size).toBe(0);
+    expect(book.get("s1")).toBe("");
   });
 });
