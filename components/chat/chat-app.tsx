@@ -19,6 +19,7 @@ import { CompareProvider } from "@/components/compare/compare-context";
 import { ShortcutsProvider } from "@/components/shortcuts/shortcuts-provider";
 import { AccountMenu, signOut, type AccountMenuProps } from "@/components/account/account-menu";
 import { Composer } from "./composer";
+import { pageDrafts } from "./drafts";
 import { HeadBar } from "./head-bar";
 import { BranchSwitchBar } from "./branch-switch-bar";
 import { SettingsPanel, type SettingsHandle } from "./settings-panel";
@@ -163,11 +164,15 @@ function ChatLayout({
     window.addEventListener("keydown", close);
     return () => window.removeEventListener("keydown", close);
   }, [sidebarDrawer]);
-  // A chat started on the new-chat page: its first message is sent here, once.
+  // A chat started on the new-chat page: its first message is sent here, once. Refused (the
+  // error banner says why), it is put back in the box rather than lost.
   const send = actions.send;
   useEffect(() => {
     const first = takeFirstMessage(sessionId);
-    if (first) void send(first);
+    if (!first) return;
+    void send(first).then((ok) => {
+      if (!ok) pageDrafts.restore(sessionId, first);
+    });
   }, [sessionId, send]);
 
   // One header row at every width (issue 21): what does not fit moves into the session

@@ -126,6 +126,8 @@ export interface DraftBook {
   keep(sessionId: string, text: string): void;
   /** Held and written at once (a message handed over, a sent chat's box emptied). */
   put(sessionId: string, text: string): void;
+  /** Puts `text` back as the draft unless another is being typed; whether it did. */
+  restore(sessionId: string, text: string): boolean;
   /** Forgets the draft, held and stored (the session was deleted). */
   forget(sessionId: string): void;
   /** Writes every edit still waiting. */
@@ -179,6 +181,11 @@ export function createDraftBook(
       changed();
     },
     put,
+    restore(sessionId, text) {
+      if (get(sessionId).trim() !== "") return false;
+      put(sessionId, text);
+      return true;
+    },
     forget(sessionId) {
       held.set(sessionId, "");
       unsaved.delete(sessionId);

@@ -149,6 +149,20 @@ describe("[R209] the page's drafts are written after a pause in typing", () => {
     expect(book.get("new")).toBe("");
   });
 
+  it("[R209] a message put back shows as the draft unless another is being typed", () => {
+    const store = memoryStore();
+    const book = createDraftBook(
+      () => store,
+      () => 3,
+    );
+    expect(book.restore("s1", "lost first message")).toBe(true);
+    expect(book.get("s1")).toBe("lost first message");
+    expect(loadDraft(store, "s1")).toBe("lost first message");
+    book.keep("s2", "typed meanwhile");
+    expect(book.restore("s2", "lost first message")).toBe(false);
+    expect(book.get("s2")).toBe("typed meanwhile");
+  });
+
   it("[R209] a forgotten draft is not written back by an edit still waiting", () => {
     const store = memoryStore();
     const book = createDraftBook(
