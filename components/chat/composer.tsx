@@ -7,6 +7,7 @@ import { useCompare } from "@/components/compare/compare-context";
 import { SeveralModels } from "./several-models";
 import { parseComposer, SLASH_HELP } from "./slash-command";
 import type { SessionActions } from "./use-session-actions";
+import { waitReason } from "./wait-reason";
 import styles from "./composer.module.css";
 
 /**
@@ -22,13 +23,20 @@ export function Composer({ actions }: { actions: SessionActions }) {
   // Another tab's reply streaming in this session also holds the turn.
   const streaming = useSession(selectStreaming);
   const setError = useSession((s) => s.setError);
+  const setNotice = useSession((s) => s.setNotice);
+  const wait = waitReason(busy, streaming);
   const model = useSession((s) => s.model);
   const sessionModel = useSession((s) => s.session.meta.settings?.model);
   const [models, setModels] = useState<readonly string[]>([]);
   const compare = useCompare();
 
   const submit = async () => {
-    if (busy || streaming || text.trim() === "") return;
+    if (text.trim() === "") return;
+    // Enter while the turn is held says why nothing was sent; the draft stays in the box.
+    if (wait !== null) {
+      setNotice(wait);
+      return;
+    }
     const cmd = parseComposer(text);
     if (cmd.kind === "invalid") {
       setError(cmd.message);
@@ -110,7 +118,8 @@ export function Composer({ actions }: { actions: SessionActions }) {
         <button
           type="submit"
           className="btn btn-primary"
-          disabled={busy !== null || text.trim() === ""}
+          disabled={wait !== null || text.trim() === ""}
+          title={wait ?? undefined}
         >
           Send
         </button>
