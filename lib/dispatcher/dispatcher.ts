@@ -264,8 +264,7 @@ export class Dispatcher {
     const leave = agent.tools ? this.loops.enter(session.id) : () => undefined;
     try {
       const first = yield* streamReply({
-        store,
-        provider: this.deps.providers.chat,
+        ...this.streaming(),
         writer,
         session,
         model,
@@ -274,8 +273,6 @@ export class Dispatcher {
         compaction: this.deps.compaction,
         compactedThisTurn,
         ...(opened ? { opened } : {}),
-        flushMs: this.deps.flushMs ?? 250,
-        keepAliveMs: this.deps.keepAliveMs ?? 5_000,
         ...(plan.writesUserNode ? {} : { forkMovesHead: plan.forkMovesHead, exclusive: true }),
         ...(agent.tools ? { tools: agent.tools } : {}),
       });
@@ -307,15 +304,12 @@ export class Dispatcher {
   ): AsyncGenerator<TurnEvent, TurnResult> {
     const claimed = { ...session, meta: opened.meta };
     const common = {
-      store: this.deps.store,
-      provider: this.deps.providers.chat,
+      ...this.streaming(),
       session: claimed,
       parentId: user.id,
       signal: input.signal,
       compaction: this.deps.compaction,
       compactedThisTurn,
-      flushMs: this.deps.flushMs ?? 250,
-      keepAliveMs: this.deps.keepAliveMs ?? 5_000,
     };
     const models = (input.models ?? []).map((m) => this.modelOf(session, m));
     const streams = models.map((model, i) =>
@@ -430,8 +424,7 @@ export class Dispatcher {
     }
     const tools = this.toolsFor(session, model);
     return yield* streamReply({
-      store,
-      provider: this.deps.providers.chat,
+      ...this.streaming(),
       writer: this.writer(session.id, false, model),
       session,
       model,
@@ -444,8 +437,6 @@ export class Dispatcher {
           ? { expanded: prompt.expanded, expanded_turns: prompt.expandedTurns }
           : {}),
       },
-      flushMs: this.deps.flushMs ?? 250,
-      keepAliveMs: this.deps.keepAliveMs ?? 5_000,
       ...(tools ? { tools } : {}),
     });
   }
@@ -527,12 +518,16 @@ export class Dispatcher {
   }
 
   private agentDeps(): AgentDeps {
+    return { ...this.streaming(), sendToSession: (input) => this.sendToSession(input) };
+  }
+
+  /** What every streamed reply is written with: the chat model, its flush and keep-alive. */
+  private streaming() {
     return {
       store: this.deps.store,
       provider: this.deps.providers.chat,
       flushMs: this.deps.flushMs ?? 250,
       keepAliveMs: this.deps.keepAliveMs ?? 5_000,
-      sendToSession: (input) => this.sendToSession(input),
     };
   }
 
