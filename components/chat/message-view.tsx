@@ -38,8 +38,6 @@ export interface MessageViewProps {
   readonly onReplay: (node: LedgerNode, req: ReplayRequest) => void;
   /** Shows the replies to the same message side by side. */
   readonly onSideBySide: (node: LedgerNode) => void;
-  /** Whether this reply read a summary (a replay can then go without it). */
-  readonly readsSummary: boolean;
 }
 
 const ROLE_LABEL: Record<LedgerNode["kind"], string> = {
@@ -221,7 +219,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
       {replaying && (
         <ReplayForm
           model={typeof node.metadata.model === "string" ? node.metadata.model : undefined}
-          readsSummary={props.readsSummary}
+          nodeId={node.id}
           busy={props.busy}
           onCancel={() => setReplaying(false)}
           onReplay={(req) => {

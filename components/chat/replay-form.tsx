@@ -1,6 +1,9 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
+import type { NodeId } from "@/lib/engine/ids";
+import { useSession, useSessionStoreApi } from "@/components/session/session-context";
+import { readsASummary } from "./reads-summary";
 import type { ReplayRequest } from "./use-session-actions";
 import { useModelNames } from "./use-model-names";
 import styles from "./message-view.module.css";
@@ -8,11 +11,13 @@ import styles from "./message-view.module.css";
 /**
  * "Replay…" on a reply (issue 22): the same prompt sent again — to the model named here
  * (blank: the one that wrote it), and, ticked, without its summaries (their original turns
- * in their place).
+ * in their place) — offered when the reply read a summary, which its reads tell (fetched
+ * whole here when the page holds only a lean copy).
  */
 export function ReplayForm(props: {
   readonly model: string | undefined;
-  readonly readsSummary: boolean;
+  /** The reply replayed. */
+  readonly nodeId: NodeId;
   readonly busy: boolean;
   readonly onReplay: (req: ReplayRequest) => void;
   readonly onCancel: () => void;
@@ -20,6 +25,11 @@ export function ReplayForm(props: {
   const [model, setModel] = useState("");
   const [expand, setExpand] = useState(false);
   const names = useModelNames(true);
+  const store = useSessionStoreApi();
+  useEffect(() => {
+    void store.getState().ensureFull([props.nodeId]);
+  }, [props.nodeId, store]);
+  const readsSummary = useSession((s) => readsASummary(s.nodes[props.nodeId], s.nodes));
   const listId = useId();
   return (
     <form
@@ -54,15 +64,17 @@ export function ReplayForm(props: {
       <label
         className={styles.replayCheck}
         title={
-          props.readsSummary
-            ? "Send the original turns in place of the summaries this reply read"
-            : "This reply read no summary: its prompt is the same either way"
+          readsSummary === null
+            ? "Finding out what this reply read…"
+            : readsSummary
+              ? "Send the original turns in place of the summaries this reply read"
+              : "This reply read no summary: its prompt is the same either way"
         }
       >
         <input
           type="checkbox"
           checked={expand}
-          disabled={!props.readsSummary}
+          disabled={readsSummary !== true}
           onChange={(e) => setExpand(e.target.checked)}
         />
         Without summaries

@@ -384,7 +384,6 @@ export function Transcript({ actions }: { actions: SessionActions }) {
                         onCheckout={onCheckout}
                         onReplay={onReplay}
                         onSideBySide={onSideBySide}
-                        readsSummary={standIns.length > 0}
                       />
                     </>
                   ) : null}
