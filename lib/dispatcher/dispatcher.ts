@@ -18,7 +18,8 @@ import type { EventBus } from "../events/session-event";
 import type { Providers } from "../llm/provider-factory";
 import type { SessionStore, StoredAttachment } from "../store/session-store";
 import type { TurnCompaction } from "../compaction/turn-compaction";
-import { loadInnerSummaries, loadRendering, loadView, viewBelow } from "../view/head-view";
+import { loadRendering, loadView, viewBelow } from "../view/head-view";
+import { loadInnerSummaries } from "../engine/summary-turns";
 import { streamReply, type ReplyOptions, type TurnEvent } from "./run-turn";
 import {
   runSubAgent,

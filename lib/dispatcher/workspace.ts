@@ -55,7 +55,7 @@ import type { TurnEvent } from "./run-turn";
 import type { AuditDesk, AuditInput } from "./audit-desk";
 import type { AuditProgress } from "../audit/summary-auditor";
 import type { SummaryAudit } from "../engine/summary-audit";
-import { loadInnerSummaries } from "../view/head-view";
+import { loadInnerSummaries } from "../engine/summary-turns";
 
 export interface WorkspaceDeps {
   readonly dispatcher: Dispatcher;

@@ -85,3 +85,28 @@ export function innerSummariesOf(
   }
   return out;
 }
+
+/**
+ * The summaries nested under `summaries`, level by level through `read` (which answers the
+ * ids it finds): one read per level of nesting, a cycle ending when a level finds nothing
+ * new. Rolling and segmented sessions hold no nested summary: no read is made. The page's
+ * views and the store's `reads` expansion both load them through here.
+ */
+export async function loadInnerSummaries(
+  summaries: readonly LedgerNode[],
+  read: (ids: readonly NodeId[]) => Promise<readonly LedgerNode[]>,
+): Promise<readonly LedgerNode[]> {
+  const known = new Set<NodeId>(summaries.map((s) => s.id));
+  const inner: LedgerNode[] = [];
+  let level: readonly LedgerNode[] = summaries;
+  // Each level is one read; a cycle ends when a level finds nothing new.
+  for (;;) {
+    const ids = innerSummariesToLoad(level, (id) => known.has(id));
+    if (ids.length === 0) return inner;
+    const found = (await read(ids)).filter((n) => n.kind === "summary" && !known.has(n.id));
+    if (found.length === 0) return inner;
+    for (const node of found) known.add(node.id);
+    inner.push(...found);
+    level = found;
+  }
+}

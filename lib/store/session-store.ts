@@ -18,7 +18,7 @@ import { isSideLeafKind } from "../engine/side-leaf";
 import { firstLineOfPrefix, keepsContent } from "../engine/wire-node";
 import { activeSummaryIds } from "../engine/active-summaries";
 import { expandReadsRef, readsRefKey, readsRefSummaries, type ReadsRef } from "../engine/reads-ref";
-import { innerSummariesToLoad } from "../engine/summary-turns";
+import { loadInnerSummaries } from "../engine/summary-turns";
 import {
   encodeJson,
   encodeReads,
@@ -1453,16 +1453,15 @@ export class SessionStore {
       for (const r of rendering) lookup.set(r.id, nodeFromRow(r));
       // A nested summary renders through the summaries it names ([R248]); only sessions
       // under `nested` hold one, and only they pay a query per level of nesting.
-      let level = [...lookup.values()].filter((n) => n.kind === "summary");
-      for (;;) {
-        const inner = innerSummariesToLoad(level, (id) => lookup.has(id));
-        if (inner.length === 0) break;
-        const found = await db.$queryRaw<NodeRow[]>`SELECT ${cols} FROM "Node" n
-          WHERE n."sessionId" = ${sessionId} AND n."id" IN (${Prisma.join(inner)})`;
-        level = found.map((r) => nodeFromRow(r));
-        if (level.length === 0) break;
-        for (const n of level) lookup.set(n.id, n);
-      }
+      const inner = await loadInnerSummaries(
+        [...lookup.values()].filter((n) => n.kind === "summary"),
+        async (ids) =>
+          (
+            await db.$queryRaw<NodeRow[]>`SELECT ${cols} FROM "Node" n
+              WHERE n."sessionId" = ${sessionId} AND n."id" IN (${Prisma.join(ids)})`
+          ).map((r) => nodeFromRow(r)),
+      );
+      for (const n of inner) lookup.set(n.id, n);
     }
     const expanded = new Map<string, readonly NodeId[]>();
     for (const [key, ref] of refs) {

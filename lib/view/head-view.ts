@@ -1,7 +1,7 @@
 import { activeSummaryIds } from "../engine/active-summaries";
 import type { NodeId } from "../engine/ids";
 import { renderContext, type RenderedContext } from "../engine/render-context";
-import { innerSummariesToLoad } from "../engine/summary-turns";
+import { loadInnerSummaries } from "../engine/summary-turns";
 import type { LedgerNode, SessionRecord } from "../engine/types";
 import type { SessionStore } from "../store/session-store";
 
@@ -42,29 +42,6 @@ export async function loadView(
     store.nodesById(session.id, ids, { final: true }),
   );
   return viewOf(spine, active, inner);
-}
-
-/**
- * The summaries nested under `summaries`, level by level through `read` (which answers the
- * ids it finds). Rolling and segmented sessions hold no nested summary: no read is made.
- */
-export async function loadInnerSummaries(
-  summaries: readonly LedgerNode[],
-  read: (ids: readonly NodeId[]) => Promise<readonly LedgerNode[]>,
-): Promise<readonly LedgerNode[]> {
-  const known = new Set<NodeId>(summaries.map((s) => s.id));
-  const inner: LedgerNode[] = [];
-  let level: readonly LedgerNode[] = summaries;
-  // Each level is one read; a cycle ends when a level finds nothing new.
-  for (;;) {
-    const ids = innerSummariesToLoad(level, (id) => known.has(id));
-    if (ids.length === 0) return inner;
-    const found = (await read(ids)).filter((n) => n.kind === "summary" && !known.has(n.id));
-    if (found.length === 0) return inner;
-    for (const node of found) known.add(node.id);
-    inner.push(...found);
-    level = found;
-  }
 }
 
 /** The view of a spine (ROOT first) under the active summaries read for it. */
