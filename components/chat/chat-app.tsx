@@ -37,6 +37,7 @@ import { ThemeToggle, useThemeSwitch } from "@/components/theme/theme-toggle";
 import { SessionMenu, type MenuExtra } from "@/components/session/session-menu";
 import { SearchButton, useOpenSearch } from "@/components/search/search-launcher";
 import { cx } from "@/components/ui/cx";
+import { useEscapeKey } from "@/components/ui/use-escape-key";
 import styles from "./chat-app.module.css";
 
 export interface ChatAppProps {
@@ -107,33 +108,15 @@ function ChatLayout({
   const [sidebarDrawer, setSidebarDrawer] = useState(false);
   const graphOpen = narrow ? drawerOpen : paneOpen;
   const toggleGraph = () => (narrow ? setDrawerOpen((v) => !v) : setPaneOpen((v) => !v));
-  useEffect(() => {
-    if (!narrow || !drawerOpen) return;
-    const close = (e: KeyboardEvent) => {
-      // An Escape another control used (the search field, an open dialog) is not for us.
-      if (e.key !== "Escape" || e.defaultPrevented) return;
-      if (document.querySelector("dialog[open]")) return;
-      setDrawerOpen(false);
-    };
-    window.addEventListener("keydown", close);
-    return () => window.removeEventListener("keydown", close);
-  }, [narrow, drawerOpen]);
+  useEscapeKey(narrow && drawerOpen, () => setDrawerOpen(false));
   // The models' prices and windows, for the replies' cost lines and the picker.
   useEffect(loadModels, []);
   // Esc stops this tab's streaming reply (issue 21) — unless a dialog, the graph drawer or
   // another control used the key.
-  const stop = actions.stop;
-  useEffect(() => {
-    if (busy !== "turn") return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || e.defaultPrevented) return;
-      if (document.querySelector("dialog[open]") || drawerOpen || sidebarDrawer) return;
-      e.preventDefault();
-      stop();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [busy, drawerOpen, sidebarDrawer, stop]);
+  useEscapeKey(busy === "turn" && !drawerOpen && !sidebarDrawer, (e) => {
+    e.preventDefault();
+    actions.stop();
+  });
   // "What did it read?" on a narrow screen opens the graph that answers it.
   const store = useSessionStoreApi();
   useEffect(() => {
@@ -154,16 +137,7 @@ function ChatLayout({
   // drawer on phones; Ctrl/⌘-Shift-O starts a new chat.
   useNewChatShortcut();
   const [pinned, setPinned] = useSidebarPinned();
-  useEffect(() => {
-    if (!sidebarDrawer) return;
-    const close = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || e.defaultPrevented) return;
-      if (document.querySelector("dialog[open]")) return;
-      setSidebarDrawer(false);
-    };
-    window.addEventListener("keydown", close);
-    return () => window.removeEventListener("keydown", close);
-  }, [sidebarDrawer]);
+  useEscapeKey(sidebarDrawer, () => setSidebarDrawer(false));
   // A chat started on the new-chat page: its first message is sent here, once. Refused (the
   // error banner says why), it is put back in the box rather than lost.
   const send = actions.send;

@@ -2,12 +2,13 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { newSessionAction } from "@/app/actions";
 import { AccountMenu, type AccountMenuProps } from "@/components/account/account-menu";
 import { SearchButton } from "@/components/search/search-launcher";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { cx } from "@/components/ui/cx";
+import { useEscapeKey } from "@/components/ui/use-escape-key";
 import { pageDrafts, useDraft } from "./drafts";
 import { SessionsSidebar } from "./sessions-sidebar";
 import { useHeaderLayout } from "./use-narrow-screen";
@@ -34,14 +35,7 @@ export function NewChat({ account, model }: { account: AccountMenuProps; model: 
   const [text, setText] = useDraft(NEW);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!phone || !drawer) return;
-    const close = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && !e.defaultPrevented) setDrawer(false);
-    };
-    window.addEventListener("keydown", close);
-    return () => window.removeEventListener("keydown", close);
-  }, [phone, drawer]);
+  useEscapeKey(phone && drawer, () => setDrawer(false));
 
   const submit = async () => {
     const content = text;
