@@ -35,64 +35,66 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
     <>
       <section className={styles.card} aria-labelledby="users-title">
         <h2 id="users-title">Accounts</h2>
-        <table className={styles.dataTable}>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Since</th>
-              <th scope="col">Status</th>
-              <th scope="col">Password</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.id}>
-                <td>{u.name}</td>
-                <td>{u.email}</td>
-                <td>{u.role ?? "user"}</td>
-                <td>
-                  <LocalTime iso={u.createdAt} format="date" />
-                </td>
-                <td>
-                  {u.id === selfId ? (
-                    "you"
-                  ) : (
-                    <button
-                      className="btn"
-                      disabled={pending}
-                      aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.email}`}
-                      onClick={() => start(() => void setDisabledAction(u.id, !u.disabled))}
-                    >
-                      {u.disabled ? "Enable" : "Disable"}
-                    </button>
-                  )}
-                </td>
-                <td>
-                  {u.id === selfId ? (
-                    <a href="/account">change yours</a>
-                  ) : (
-                    <>
-                      {u.temporaryPassword && <span className={styles.note}>temporary · </span>}
+        <div className={styles.tableScroll} tabIndex={0} role="region" aria-label="Accounts table">
+          <table className={styles.dataTable}>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Since</th>
+                <th scope="col">Status</th>
+                <th scope="col">Password</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <td>{u.name}</td>
+                  <td>{u.email}</td>
+                  <td>{u.role ?? "user"}</td>
+                  <td>
+                    <LocalTime iso={u.createdAt} format="date" />
+                  </td>
+                  <td>
+                    {u.id === selfId ? (
+                      "you"
+                    ) : (
                       <button
                         className="btn"
-                        aria-label={`Set a new password for ${u.email}`}
-                        onClick={() => {
-                          setResetting(u);
-                          setResetNote(null);
-                          resetRef.current?.showModal();
-                        }}
+                        disabled={pending}
+                        aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.email}`}
+                        onClick={() => start(() => void setDisabledAction(u.id, !u.disabled))}
                       >
-                        Set password…
+                        {u.disabled ? "Enable" : "Disable"}
                       </button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                    )}
+                  </td>
+                  <td>
+                    {u.id === selfId ? (
+                      <a href="/account">change yours</a>
+                    ) : (
+                      <>
+                        {u.temporaryPassword && <span className={styles.note}>temporary · </span>}
+                        <button
+                          className="btn"
+                          aria-label={`Set a new password for ${u.email}`}
+                          onClick={() => {
+                            setResetting(u);
+                            setResetNote(null);
+                            resetRef.current?.showModal();
+                          }}
+                        >
+                          Set password…
+                        </button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {resetNote && (
           <p className={styles.note} role="status">
             {resetNote}

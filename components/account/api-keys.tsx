@@ -80,42 +80,44 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
         </p>
       )}
       {keys.length > 0 && (
-        <table className={styles.dataTable}>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Revoke</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.id}>
-                <td>{k.name}</td>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>
-                  <LocalTime iso={k.createdAt} />
-                </td>
-                <td>{k.lastUsedAt ? <LocalTime iso={k.lastUsedAt} /> : "never"}</td>
-                <td>
-                  <button
-                    className="btn"
-                    aria-label={`Revoke ${k.name}`}
-                    onClick={() => void revoke(k.id)}
-                  >
-                    Revoke
-                  </button>
-                </td>
+        <div className={styles.tableScroll} tabIndex={0} role="region" aria-label="API keys table">
+          <table className={styles.dataTable}>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Revoke</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name}</td>
+                  <td>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>
+                    <LocalTime iso={k.createdAt} />
+                  </td>
+                  <td>{k.lastUsedAt ? <LocalTime iso={k.lastUsedAt} /> : "never"}</td>
+                  <td>
+                    <button
+                      className="btn"
+                      aria-label={`Revoke ${k.name}`}
+                      onClick={() => void revoke(k.id)}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

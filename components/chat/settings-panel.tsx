@@ -114,7 +114,11 @@ export function SettingsPanel({
               ))}
             </datalist>
           </label>
-          {models?.error && <p className={styles.note}>{models.error}</p>}
+          {models?.error && (
+            <p className={styles.error} role="alert">
+              {models.error}
+            </p>
+          )}
           <TokenField
             label="Context window (tokens)"
             value={window}
@@ -135,7 +139,7 @@ export function SettingsPanel({
             value={policy}
             onChange={setPolicy}
             after="Takes effect at the next compaction."
-            hintClassName={styles.note}
+            hintClassName={styles.hint}
           />
           <label>
             Tools the model may call (sub-agents, sending to other chats)
