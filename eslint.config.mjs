@@ -305,6 +305,26 @@ export default tseslint.config(
   },
   engineBoundary,
   ...boundaries,
+  // Every browser flow runs under the CSP guard ([R149]): specs take `test` from the support
+  // module that adds it, never straight from Playwright.
+  {
+    files: ["e2e/**/*.spec.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@playwright/test",
+              importNames: ["test"],
+              message:
+                "Specs import `test` from ./support/test, which fails a test on a CSP violation.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...headRules,
   {
     // Vendored-from-reference migration driver talks to Prisma-internal, untyped glue.

@@ -1,21 +1,3 @@
-const dev = process.env.NODE_ENV !== "production";
-
-// Scripts: Next's own chunks plus its inline bootstrap; `unsafe-eval` only for the dev
-// server's hot reload. Model output never reaches the DOM unsanitised (components/chat), so
-// the CSP is the second line, not the first. `frame-ancestors 'none'` stops clickjacking.
-const csp = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
-
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native drivers and the Prisma adapters stay outside the server bundle.
@@ -37,9 +19,21 @@ const nextConfig = {
   async headers() {
     return [
       {
+        // Pages get their policy, with a fresh script nonce, from proxy.ts (lib/http/csp.ts).
+        // Every other answer is data: nothing in it may run, load or be framed, and a file
+        // opened on its own (an attachment) is sandboxed. This header wins over a route's
+        // own, so it is the whole policy of every /api/ answer.
+        source: "/api/:path*",
+        headers: [
+          {
+            key: "Content-Security-Policy",
+            value: "default-src 'none'; frame-ancestors 'none'; sandbox",
+          },
+        ],
+      },
+      {
         source: "/:path*",
         headers: [
-          { key: "Content-Security-Policy", value: csp },
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "same-origin" },
           { key: "X-Frame-Options", value: "DENY" },

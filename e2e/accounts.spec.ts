@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { ADMIN, ADMIN_STATE } from "./support/admin";
 
 /** For what waits on a password hash (scrypt): seconds on two shared cores. */

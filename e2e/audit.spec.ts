@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { saveScreenshot } from "./support/screenshots";
 import { storySession } from "./support/story";
 

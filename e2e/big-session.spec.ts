@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { bigLedger, bigLedgerId } from "../tests/support/big-ledger";
 import { saveScreenshot } from "./support/screenshots";
 import { send } from "./support/session";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { ADMIN_STATE } from "./support/admin";
 import { newSession, send } from "./support/session";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { expectAccessible } from "./support/axe";
 import { FAKE_OPENAI_URL } from "./support/servers";
 import { saveScreenshot } from "./support/screenshots";

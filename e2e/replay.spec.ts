@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { FAKE_OPENAI_URL } from "./support/servers";
 import { saveScreenshot } from "./support/screenshots";
 import { newSession } from "./support/session";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 
 test("health reports SQLite, migrated, offline model", async ({ request }) => {
   const res = await request.get("/api/health");

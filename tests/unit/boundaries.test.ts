@@ -124,4 +124,11 @@ describe("boundaries are lint errors", () => {
     await allowed("imports-store.ts", "lib/compaction/fixture.ts");
     await allowed("imports-llm.ts", "app/api/models/route.ts");
   });
+
+  it("[R149] every browser flow takes `test` from the CSP guard, not straight from Playwright", async () => {
+    await refused("imports-playwright-test.ts", "e2e/fixture.spec.ts", "./support/test");
+    await allowed("imports-guarded-test.ts", "e2e/fixture.spec.ts");
+    // Support modules build the guard from Playwright's own `test`.
+    await allowed("imports-playwright-test.ts", "e2e/support/fixture.ts");
+  });
 });
