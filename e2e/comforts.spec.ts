@@ -1,6 +1,7 @@
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { expectAccessible } from "./support/axe";
+import { expectReachable } from "./support/reachable";
 import { saveScreenshot } from "./support/screenshots";
 import { newSession } from "./support/session";
 import { storySession } from "./support/story";
@@ -12,20 +13,6 @@ const LONG_TITLE =
   "Planning a slow week through Lisbon, Sintra, Porto and the Douro valley in late May";
 
 /** The element's box lies inside the viewport, and a click there would reach it. */
-async function expectReachable(page: Page, el: Locator, what: string): Promise<void> {
-  const box = await el.boundingBox();
-  const view = page.viewportSize();
-  expect(box, `${what} has a box`).not.toBeNull();
-  expect(view).not.toBeNull();
-  if (!box || !view) return;
-  expect(box.x, `${what} left edge`).toBeGreaterThanOrEqual(0);
-  expect(box.y, `${what} top edge`).toBeGreaterThanOrEqual(0);
-  expect(box.x + box.width, `${what} right edge`).toBeLessThanOrEqual(view.width);
-  expect(box.y + box.height, `${what} bottom edge`).toBeLessThanOrEqual(view.height);
-  // A trial click: visible, stable, enabled and not covered by anything else.
-  await el.click({ trial: true, timeout: 2_000 });
-}
-
 async function headerHeight(page: Page): Promise<number> {
   const box = await page.locator("header").first().boundingBox();
   return box?.height ?? Infinity;
@@ -241,6 +228,7 @@ test("[R211] [R212] the sessions sidebar: recent first, filtered, current marked
   await page.keyboard.press("Control+Shift+O");
   await page.waitForURL(/\/new$/);
   expect(await countSessions(request)).toBe(before);
+  await expectAccessible(page, "new chat");
   const box = page.getByRole("textbox", { name: "Message" });
   await expect(async () => {
     await box.fill("How long does a sourdough starter take?");

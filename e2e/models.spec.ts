@@ -1,5 +1,6 @@
 import { expect, test } from "./support/test";
 import { expectAccessible } from "./support/axe";
+import { expectReachable } from "./support/reachable";
 import { FAKE_OPENAI_URL } from "./support/servers";
 import { saveScreenshot } from "./support/screenshots";
 import { newSession } from "./support/session";
@@ -81,5 +82,24 @@ test("[R203] [R210] models: the badge's picker changes the next replies' model, 
   expect(await modelsAsked("Second question")).toEqual([
     "spindle-other-model",
     "spindle-test-model",
+  ]);
+
+  // On a phone the same picker opens inside the screen, every model in it reachable.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await replies.last().scrollIntoViewIfNeeded();
+  await replies.last().getByRole("button", { name: "Retry with another model" }).click();
+  await expectReachable(page, retry, "the Retry with… picker");
+  const other = retry.getByRole("button", { name: /spindle-other-model/ });
+  await expectReachable(page, other, "a model in the picker");
+  await expectAccessible(page, "Retry with… on a phone");
+  await saveScreenshot(page, testInfo, "retry-with-phone");
+  await other.click();
+  await expect(page.locator("article.msg-assistant .siblings-count").last()).toHaveText("3/3");
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+  await expect(replies.last().locator(".reply-facts")).toContainText("spindle-other-model");
+  expect(await modelsAsked("Second question")).toEqual([
+    "spindle-other-model",
+    "spindle-test-model",
+    "spindle-other-model",
   ]);
 });
