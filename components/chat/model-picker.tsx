@@ -1,21 +1,11 @@
 "use client";
 
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import {
-  autoUpdate,
-  flip,
-  FloatingPortal,
-  offset,
-  shift,
-  size,
-  useFloating,
-} from "@floating-ui/react";
+import { useId, useState, type ReactNode } from "react";
+import { FloatingPortal } from "@floating-ui/react";
 import { cx } from "@/components/ui/cx";
+import { usePopover } from "@/components/ui/use-popover";
 import { formatWindow, loadModels, useModels } from "./model-catalogue";
 import styles from "./model-picker.module.css";
-
-/** Kept this far from the viewport's edges. */
-const EDGE = 8;
 
 export interface ModelPickerProps {
   /** What the trigger shows (the model's name, or "Retry with…"). */
@@ -37,43 +27,15 @@ export interface ModelPickerProps {
  * the provider does not list can still be used, and the picker says it is not listed.
  */
 export function ModelPicker(props: ModelPickerProps) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, trigger, panel, triggerRef, floatingStyles } = usePopover({
+    placement: "bottom-start",
+    gap: 6,
+    minHeight: 160,
+  });
   const [query, setQuery] = useState("");
   const models = useModels();
   const headingId = useId();
   const listId = useId();
-  const triggerRef = useRef<HTMLButtonElement | null>(null);
-  const panelRef = useRef<HTMLDivElement | null>(null);
-  const { refs, floatingStyles } = useFloating({
-    open,
-    placement: "bottom-start",
-    strategy: "fixed",
-    middleware: [
-      offset(6),
-      flip({ padding: EDGE }),
-      shift({ padding: EDGE }),
-      size({
-        padding: EDGE,
-        apply({ availableHeight, elements }) {
-          elements.floating.style.maxHeight = `${Math.max(160, availableHeight)}px`;
-        },
-      }),
-    ],
-    whileElementsMounted: open ? autoUpdate : undefined,
-  });
-
-  // A click elsewhere closes it.
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (e: PointerEvent) => {
-      const target = e.target as Node;
-      if (!panelRef.current?.contains(target) && !triggerRef.current?.contains(target)) {
-        setOpen(false);
-      }
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => document.removeEventListener("pointerdown", onPointerDown);
-  }, [open]);
 
   const close = () => {
     setOpen(false);
@@ -92,10 +54,7 @@ export function ModelPicker(props: ModelPickerProps) {
   return (
     <span className={styles.wrap}>
       <button
-        ref={(el) => {
-          triggerRef.current = el;
-          refs.setReference(el);
-        }}
+        ref={trigger}
         type="button"
         className={props.triggerClassName}
         aria-haspopup="dialog"
@@ -118,10 +77,7 @@ export function ModelPicker(props: ModelPickerProps) {
       {open && (
         <FloatingPortal>
           <div
-            ref={(el) => {
-              panelRef.current = el;
-              refs.setFloating(el);
-            }}
+            ref={panel}
             role="dialog"
             aria-labelledby={headingId}
             className={styles.panel}

@@ -10,13 +10,13 @@ import {
   type KeyboardEvent,
   type RefObject,
 } from "react";
-import { autoUpdate, flip, offset, shift, size, useFloating } from "@floating-ui/react";
 import type { SessionRecord } from "@/lib/engine/types";
 import { deleteSessionAction, updateSessionAction } from "@/app/s/[id]/actions";
 import { TITLE_MAX_CHARS } from "@/lib/http/schemas";
 import { ForkDialog } from "./fork-dialog";
 import { formText } from "@/components/ui/form-text";
 import { pageDrafts } from "@/components/chat/drafts";
+import { usePopover } from "@/components/ui/use-popover";
 import { MenuDialog } from "./menu-dialog";
 import styles from "./session-menu.module.css";
 
@@ -46,9 +46,6 @@ export interface MenuExtra {
   readonly title?: string;
 }
 
-/** Kept this far from the viewport's edges. */
-const EDGE = 8;
-
 /**
  * The session's menu (a WAI-ARIA menu button): rename, export as JSON or Markdown, delete.
  * Writes go through the same server actions as the rest of the page; the exports are plain
@@ -58,29 +55,16 @@ export function SessionMenu(props: SessionMenuProps) {
   const { sessionId, title, headId, onRenamed } = props;
   const router = useRouter();
   const menuId = useId();
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
-  // Placed by Floating UI below the button, flipped above it and shifted sideways so
-  // every item stays inside the viewport (a phone put it at x = -134 before).
-  const { refs, floatingStyles } = useFloating({
+  const {
     open,
-    placement: "bottom-end",
-    strategy: "fixed",
-    middleware: [
-      offset(4),
-      flip({ padding: EDGE }),
-      shift({ padding: EDGE }),
-      size({
-        padding: EDGE,
-        apply({ availableHeight, elements }) {
-          elements.floating.style.maxHeight = `${Math.max(120, availableHeight)}px`;
-        },
-      }),
-    ],
-    whileElementsMounted: open ? autoUpdate : undefined,
-  });
+    setOpen,
+    trigger,
+    panel,
+    triggerRef: buttonRef,
+    panelRef: menuRef,
+    floatingStyles,
+  } = usePopover({ placement: "bottom-end", gap: 4, minHeight: 120 });
+  const [busy, setBusy] = useState(false);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const forkRef = useRef<HTMLDialogElement>(null);
   const [renameError, setRenameError] = useState<string | null>(null);
@@ -100,19 +84,10 @@ export function SessionMenu(props: SessionMenuProps) {
     if (refocus) buttonRef.current?.focus();
   };
 
-  // Focus lands on the first item when the menu opens; a click elsewhere closes it.
+  // Focus lands on the first item when the menu opens.
   useEffect(() => {
-    if (!open) return;
-    menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    const onPointerDown = (e: PointerEvent) => {
-      const target = e.target as Node;
-      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) {
-        setOpen(false);
-      }
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => document.removeEventListener("pointerdown", onPointerDown);
-  }, [open]);
+    if (open) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [open, menuRef]);
 
   const onMenuKey = (e: KeyboardEvent) => {
     const list = items();
@@ -173,10 +148,7 @@ export function SessionMenu(props: SessionMenuProps) {
   return (
     <div className={styles.wrap}>
       <button
-        ref={(el) => {
-          buttonRef.current = el;
-          refs.setReference(el);
-        }}
+        ref={trigger}
         type="button"
         className={styles.trigger}
         aria-label="Session menu"
@@ -197,10 +169,7 @@ export function SessionMenu(props: SessionMenuProps) {
       {/* Always mounted, hidden when closed: a download link removed from the page
           during its own click would not be followed. */}
       <div
-        ref={(el) => {
-          menuRef.current = el;
-          refs.setFloating(el);
-        }}
+        ref={panel}
         id={menuId}
         hidden={!open}
         role="menu"
