@@ -142,6 +142,8 @@ test("[R205] small and wide windows: the header is one row, its controls on scre
 test("[R209] a draft survives navigating away and back, is gone once sent, and a huge one is trimmed", async ({
   page,
 }) => {
+  // Seven page loads, one of them with a 1 MB draft: over 30 s on a loaded 2-core machine.
+  test.slow();
   const id = await newSession(page, "Drafts");
   const box = page.getByRole("textbox", { name: "Message" });
   // Typed once the page has hydrated (the Send button reacts to the text then).
