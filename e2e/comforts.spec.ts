@@ -163,9 +163,19 @@ test("[R209] a draft survives navigating away and back, is gone once sent, and a
     .click();
   await expect(box).toHaveValue("A thought I have not finished");
 
+  // Sent, then the page reloaded while the turn's catch-up is still on its way (held here
+  // so the race is certain): the message is in the ledger, so the draft stays gone.
+  let held = false;
+  await page.route(/\/nodes\?afterSeq=/, async (route) => {
+    held = true;
+    await new Promise((r) => setTimeout(r, 3_000));
+    await route.continue().catch(() => undefined);
+  });
   await box.press("Enter");
   await expect(page.locator("article.msg-assistant").last()).toContainText("not finished");
+  await expect.poll(() => held).toBe(true);
   await page.reload();
+  await page.unrouteAll({ behavior: "ignoreErrors" });
   await expect(page.locator("article.msg-assistant").last()).toBeVisible();
   await expect(box).toHaveValue("");
 

@@ -107,6 +107,10 @@ export function useSessionActions() {
           signal: controller.signal,
         });
         if (!res.ok || !res.body) throw new Error(await errorOf(res));
+        // From here the message is in the ledger: a broken stream or a failed catch-up is
+        // shown, but the turn counts as sent, so the composer never puts the message back
+        // as a draft (a reload during the catch-up aborts it, and the page, still alive,
+        // would save the draft again as it unloads).
         try {
           for await (const msg of readSse(res.body)) {
             const s = store.getState();
@@ -128,15 +132,17 @@ export function useSessionActions() {
               s.setError(e.message);
             }
           }
+          await catchUp();
+          if (req.models) await refreshSession();
         } catch (e) {
-          if ((e as Error).name !== "AbortError") throw e;
+          if ((e as Error).name !== "AbortError") {
+            fail(e);
+            return;
+          }
           // Stop: the server seals the reply `interrupted`; its `turn_finished` comes on the
           // session channel (a reply stopped before it appeared: one catch-up).
           await store.getState().awaitSeal(store.getState().ownStreamId, STOP_WAIT_MS);
-          return;
         }
-        await catchUp();
-        if (req.models) await refreshSession();
       });
 
     const refreshSession = async () => {
