@@ -13,7 +13,7 @@ type Handler = (
   req: Request,
   ctx: { params: Promise<Record<string, string | string[]>> },
 ) => Promise<Response> | Response;
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
+type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 type RouteModule = Partial<Record<Method, Handler>>;
 
 const ROUTES_DIR = path.resolve("app/api");
@@ -175,8 +175,17 @@ export class Routes {
     return handler(new Request(`${ORIGIN}${url}`, init), { params: Promise.resolve(params) });
   }
 
+  /**
+   * The templates in the order Next tries them: a catch-all after every other route, and a
+   * deeper catch-all (`/api/auth/[...all]`) before a shallower one (`/api/[...rest]`).
+   */
+  private templates(): string[] {
+    const rank = (t: string) => (t.includes("[...") ? 1_000 - t.split("/").length : 0);
+    return [...this.modules.keys()].sort((x, y) => rank(x) - rank(y));
+  }
+
   private match(pathname: string): [string, Record<string, string | string[]>] {
-    for (const template of this.modules.keys()) {
+    for (const template of this.templates()) {
       const catchAll = /\{\.\.\.(\w+)\}|\[\.\.\.(\w+)\]/.exec(template);
       const pattern = template.replace(/\[\.\.\.\w+\]/, "(.+)").replace(/\{\w+\}/g, "([^/]+)");
       const m = new RegExp(`^${pattern}$`).exec(pathname);
