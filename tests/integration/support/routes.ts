@@ -3,10 +3,12 @@ import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { closeServices } from "@/lib/server/services";
 import { createDatabase, type TestDatabase } from "./databases";
+import { expectDocumentedAnswer } from "./openapi-schema";
 
 /**
  * The app's route handlers, called in-process with real Requests (no server): the same
- * modules `next start` serves, found by walking app/api.
+ * modules `next start` serves, found by walking app/api. Every answer {@link Routes.call}
+ * receives is validated against the OpenAPI document ([R276]).
  */
 
 type Handler = (
@@ -131,13 +133,16 @@ export class Routes {
     } catch {
       json = text;
     }
-    return {
+    const result = {
       status: res.status,
       json: json as Record<string, unknown>,
       text,
       type: res.headers.get("content-type") ?? "",
       headers: res.headers,
     } satisfies CallResult;
+    // Every answer a test receives is one the OpenAPI document describes ([R276]).
+    expectDocumentedAnswer(method, template, result);
+    return result;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { guarded } from "@/lib/http/guard";
 import { nodeIdParam, sessionIdParam, type RouteContext } from "@/lib/http/params";
 import { contextQuerySchema } from "@/lib/http/schemas";
+import type { ContextAnswer } from "@/lib/http/answers";
 
 export const dynamic = "force-dynamic";
 
@@ -22,6 +23,6 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
         ...(m.toolCalls ? { toolCalls: m.toolCalls } : {}),
         ...(m.toolCallId ? { toolCallId: m.toolCallId } : {}),
       })),
-    });
+    } satisfies ContextAnswer);
   });
 }
