@@ -72,3 +72,25 @@ export function expectDocumentedAnswer(
   const validate = validator(key, content[documented]?.schema);
   expect(validate(answer.json), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true);
 }
+
+/**
+ * Where the document holds a schema that is not valid JSON Schema 2020-12 (OpenAPI 3.1's
+ * dialect): each component and each parameter's, request's and response's schema.
+ */
+export function invalidSchemas(): string[] {
+  const found: string[] = [];
+  const check = (where: string, schema: unknown) => {
+    if (!ajv.validateSchema(schema as object)) found.push(`${where}: ${ajv.errorsText()}`);
+  };
+  const walk = (node: unknown, where: string): void => {
+    if (typeof node !== "object" || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "schema") check(where, value);
+      else walk(value, `${where}/${key}`);
+    }
+  };
+  walk(openApiDocument.paths, "paths");
+  for (const [name, schema] of Object.entries(openApiDocument.components.schemas))
+    check(`components/schemas/${name}`, schema);
+  return found;
+}
