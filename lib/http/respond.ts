@@ -22,6 +22,14 @@ export function toErrorBody(e: unknown): { code: ErrorCode; message: string } {
   if (isEngineError(e)) return { code: e.code, message: e.message };
   if (isZodError(e)) {
     const issue = e.issues[0];
+    if (issue?.code === "unrecognized_keys") {
+      // Named in full (`settings.modle`), so a misspelt field is found at once.
+      const names = issue.keys.map((k) => `"${[...issue.path, k].join(".")}"`).join(", ");
+      return {
+        code: "invalid_request",
+        message: `Unknown field${issue.keys.length > 1 ? "s" : ""} ${names}: not part of this request.`,
+      };
+    }
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
     return { code: "invalid_request", message: `${where}${issue?.message ?? "invalid request"}` };
   }

@@ -58,6 +58,9 @@ export const sessionSettingsSchema = z
   })
   .strict();
 
+/** `POST /api/keys`: a new API key's name. */
+export const apiKeyCreateSchema = z.object({ name: z.string().trim().min(1).max(100) }).strict();
+
 /** Longest session title, in characters. */
 export const TITLE_MAX_CHARS = 200;
 /** Longest system prompt a session can be given, in characters. */
@@ -88,30 +91,32 @@ export const sessionPatchSchema = z
  * `POST /api/sessions/:id/turns`: send, retry or edit. `model` runs this one turn on another
  * model than the session's ("Retry with…", [R203]); the session's setting is unchanged.
  */
-export const turnSchema = z.object({
-  content: z.string().optional(),
-  parentId: nodeIdField.optional(),
-  mode: z.enum(["send", "retry", "edit"]).default("send"),
-  targetId: nodeIdField.optional(),
-  stream: z.boolean().default(true),
-  model: modelName().optional().describe("This turn's model (default: the session's)"),
-  models: z
-    .array(modelName())
-    .min(2, "Name 2 to 4 models.")
-    .max(4, "Name 2 to 4 models.")
-    .refine((names) => new Set(names).size === names.length, "Name each model once.")
-    .optional()
-    .describe(
-      "Ask several models at once (2–4, no duplicates): one reply each, side by side; HEAD follows the first",
-    ),
-  attachments: z
-    .array(
-      z.string().regex(/^[0-9A-Za-z]{1,64}$/, "An attachment id is the id an upload answered."),
-    )
-    .max(MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS)
-    .optional()
-    .describe("Ids of uploads (POST .../attachments) sent with this message (send and edit)"),
-});
+export const turnSchema = z
+  .object({
+    content: z.string().optional(),
+    parentId: nodeIdField.optional(),
+    mode: z.enum(["send", "retry", "edit"]).default("send"),
+    targetId: nodeIdField.optional(),
+    stream: z.boolean().default(true),
+    model: modelName().optional().describe("This turn's model (default: the session's)"),
+    models: z
+      .array(modelName())
+      .min(2, "Name 2 to 4 models.")
+      .max(4, "Name 2 to 4 models.")
+      .refine((names) => new Set(names).size === names.length, "Name each model once.")
+      .optional()
+      .describe(
+        "Ask several models at once (2–4, no duplicates): one reply each, side by side; HEAD follows the first",
+      ),
+    attachments: z
+      .array(
+        z.string().regex(/^[0-9A-Za-z]{1,64}$/, "An attachment id is the id an upload answered."),
+      )
+      .max(MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS)
+      .optional()
+      .describe("Ids of uploads (POST .../attachments) sent with this message (send and edit)"),
+  })
+  .strict();
 
 /** `POST /api/sessions/:id/attachments` answers this (201). */
 export const attachmentSchema = z.object({
@@ -143,16 +148,18 @@ export const replaySchema = z
   .strict();
 
 /** `POST /api/sessions/:id/head`. */
-export const headMoveSchema = z.object({
-  nodeId: nodeIdField,
-  move: z.enum(["checkout", "rewind"]).default("checkout"),
-});
+export const headMoveSchema = z
+  .object({
+    nodeId: nodeIdField,
+    move: z.enum(["checkout", "rewind"]).default("checkout"),
+  })
+  .strict();
 
 /** `POST /api/sessions/:id/tasks`. */
-export const taskSchema = z.object({ prompt: text(), callerId: nodeIdField.optional() });
+export const taskSchema = z.object({ prompt: text(), callerId: nodeIdField.optional() }).strict();
 
 /** `POST /api/sessions/:id/send`. */
-export const sendSchema = z.object({ targetSessionId: sessionIdField, content: text() });
+export const sendSchema = z.object({ targetSessionId: sessionIdField, content: text() }).strict();
 
 /**
  * `POST /api/sessions` and the home page's form. A blank title is no title (the session is
@@ -178,23 +185,27 @@ export const forkSessionSchema = z
   .strict();
 
 /** `GET /api/sessions`'s query (and the home page's "load more"). */
-export const listSessionsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(LIST_PAGE_MAX).default(LIST_PAGE_DEFAULT),
-  cursor: z.string().min(1).max(100).optional(),
-  // A blank filter is no filter.
-  q: text()
-    .trim()
-    .max(TITLE_MAX_CHARS)
-    .optional()
-    .transform((q) => (q ? q : undefined)),
-});
+export const listSessionsQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(LIST_PAGE_MAX).default(LIST_PAGE_DEFAULT),
+    cursor: z.string().min(1).max(100).optional(),
+    // A blank filter is no filter.
+    q: text()
+      .trim()
+      .max(TITLE_MAX_CHARS)
+      .optional()
+      .transform((q) => (q ? q : undefined)),
+  })
+  .strict();
 
 /** `GET /api/sessions/:id/export`: the whole ledger as JSON, or one branch as Markdown. */
-export const exportQuerySchema = z.object({
-  // `md` is the older spelling of `markdown`; both stay accepted.
-  format: z.enum(["json", "markdown", "md"]).default("json"),
-  head: z.string().max(64).optional(),
-});
+export const exportQuerySchema = z
+  .object({
+    // `md` is the older spelling of `markdown`; both stay accepted.
+    format: z.enum(["json", "markdown", "md"]).default("json"),
+    head: z.string().max(64).optional().describe("The branch's tip (default: HEAD)"),
+  })
+  .strict();
 
 /**
  * One message of a ChatGPT export, as far as the importer reads it. Everything else the
@@ -281,22 +292,24 @@ export type ChatGptImportResult = z.infer<typeof chatGptImportResultSchema>;
  * this schema. A query longer than the cap is refused (400), never cut; one with no letter
  * or digit is an empty result ([R102]).
  */
-export const searchQuerySchema = z.object({
-  q: text()
-    .max(
-      SEARCH_QUERY_MAX_CHARS,
-      `The query can be at most ${SEARCH_QUERY_MAX_CHARS} characters long.`,
-    )
-    .describe(
-      "Words to find (every word must occur; the last also as a prefix). Punctuation and search operators are plain text.",
-    ),
-  limit: z.coerce.number().int().min(1).max(50).default(20).describe("Results per page"),
-  cursor: z
-    .string()
-    .regex(/^\d{1,6}$/, "Unknown cursor.")
-    .optional()
-    .describe("The previous page's nextCursor"),
-});
+export const searchQuerySchema = z
+  .object({
+    q: text()
+      .max(
+        SEARCH_QUERY_MAX_CHARS,
+        `The query can be at most ${SEARCH_QUERY_MAX_CHARS} characters long.`,
+      )
+      .describe(
+        "Words to find (every word must occur; the last also as a prefix). Punctuation and search operators are plain text.",
+      ),
+    limit: z.coerce.number().int().min(1).max(50).default(20).describe("Results per page"),
+    cursor: z
+      .string()
+      .regex(/^\d{1,6}$/, "Unknown cursor.")
+      .optional()
+      .describe("The previous page's nextCursor"),
+  })
+  .strict();
 
 /** The highest seq a query may name (a 32-bit signed column). */
 export const SEQ_MAX = 2 ** 31 - 1;
@@ -346,6 +359,7 @@ export const nodesQuerySchema = z
         `Comma-separated node ids (at most ${NODES_IDS_MAX}), answered full; not with afterSeq, limit or a view; ids of another session are left out`,
       ),
   })
+  .strict()
   .superRefine((q, ctx) => {
     if (q.ids !== undefined && (q.afterSeq !== undefined || q.limit !== undefined)) {
       ctx.addIssue({
@@ -362,13 +376,22 @@ export const nodesQuerySchema = z
 export type NodesQuery = z.infer<typeof nodesQuerySchema>;
 
 /** `GET /api/sessions/:id/graph`: the rows after `afterSeq`, at most `limit`. */
-export const graphQuerySchema = z.object(pageQuery);
+export const graphQuerySchema = z.object(pageQuery).strict();
 
 /** `GET /api/sessions/:id/compare`: the two nodes whose branches are lined up ([R181]). */
-export const compareQuerySchema = z.object({
-  a: nodeIdField.describe("A node id: the left column's end"),
-  b: nodeIdField.describe("Another node id: the right column's end"),
-});
+export const compareQuerySchema = z
+  .object({
+    a: nodeIdField.describe("A node id: the left column's end"),
+    b: nodeIdField.describe("Another node id: the right column's end"),
+  })
+  .strict();
+
+/** `GET /api/sessions/:id/context`: the head to render from. */
+export const contextQuerySchema = z
+  .object({
+    head: z.string().optional().describe("A node id (default: HEAD)"),
+  })
+  .strict();
 
 /** `POST /api/sessions/:id/audits`: audit one summary (docs/spec.md [R229]). */
 export const auditRequestSchema = z

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/http/openapi";
 import { ORIGIN, useApp, type Routes } from "./support/routes";
-import { expectSchema } from "./support/openapi-schema";
+import { expectDocumentedAnswer, expectSchema, invalidSchemas } from "./support/openapi-schema";
 
 /**
  * The route handlers themselves, called with real Requests against a real SQLite file and
@@ -126,6 +126,61 @@ describe("[R69] HTTP API", () => {
 
     expectSchema("Error", (await call("GET", `/api/sessions/NOPE0000`)).json);
     expect((await call("DELETE", `/api/sessions/${other.json["id"] as string}`)).status).toBe(204);
+  });
+
+  it("[R276] every answer is checked against the document, and the check refuses what it does not describe", async () => {
+    const id = (await call("POST", "/api/sessions", {})).json["id"] as string;
+    const res = await call("GET", `/api/sessions/${id}`);
+    expect(res.status).toBe(200);
+    // The same answer with one more field, or with a status the route does not list, fails.
+    expect(() =>
+      expectDocumentedAnswer("GET", "/api/sessions/{id}", {
+        ...res,
+        json: { ...res.json, surprise: 1 },
+      }),
+    ).toThrow(/surprise/);
+    expect(() =>
+      expectDocumentedAnswer("GET", "/api/sessions/{id}", {
+        ...res,
+        json: { ...res.json, meta: { ...(res.json["meta"] as object), settings: { modle: "m" } } },
+      }),
+    ).toThrow(/modle/);
+    expect(() =>
+      expectDocumentedAnswer("GET", "/api/sessions/{id}", { ...res, status: 202 }),
+    ).toThrow(/does not list/);
+    // Every documented operation, called once as a stranger would: each answer (an error
+    // for most) is validated by `call` itself.
+    const unknown = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
+    for (const [template, operations] of Object.entries(openApiDocument.paths)) {
+      for (const method of Object.keys(operations).filter((k) => k !== "parameters")) {
+        const url = template.replace(/\{\w+\}/g, unknown);
+        const verb = method.toUpperCase() as "GET" | "POST" | "PATCH" | "DELETE";
+        const answer = await call(verb, url, verb === "GET" ? undefined : {});
+        expect(answer.status, `${verb} ${url}`).toBeLessThan(500);
+      }
+    }
+  });
+
+  it("[R276] the document's answers are closed objects, bar the maps the engine extends", () => {
+    // Node metadata and session meta carry keys the engine writes for itself.
+    const open = new Set(["metadata", "meta"]);
+    const requests = new Set(["TurnRequest", "ChatGptConversation", "LedgerFile"]);
+    const loose: string[] = [];
+    const walk = (schema: unknown, path: string): void => {
+      if (Array.isArray(schema)) return schema.forEach((s, i) => walk(s, `${path}[${i}]`));
+      if (typeof schema !== "object" || schema === null) return;
+      const s = schema as Record<string, unknown>;
+      const last = path.split(".").at(-1) ?? "";
+      if (s["type"] === "object" && s["additionalProperties"] !== false && !open.has(last))
+        loose.push(path);
+      for (const [k, v] of Object.entries(s)) walk(v, k === "properties" ? path : `${path}.${k}`);
+    };
+    for (const [name, schema] of Object.entries(openApiDocument.components.schemas)) {
+      if (!requests.has(name)) walk(schema, name);
+    }
+    expect(loose).toEqual([]);
+    // Generated, they are still valid JSON Schema in OpenAPI 3.1's dialect.
+    expect(invalidSchemas()).toEqual([]);
   });
 
   it("[R70] the events route streams a session's events to a subscriber", async () => {

@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { EngineError } from "@/lib/engine/errors";
 import { guarded } from "@/lib/http/guard";
 import { accountOf } from "@/lib/auth/actor";
+import { apiKeyCreateSchema } from "@/lib/http/schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -12,12 +12,10 @@ export function GET(req: Request) {
   );
 }
 
-const createBody = z.object({ name: z.string().trim().min(1).max(100) }).strict();
-
 /** Creates a key, shown once: `{id, name, key}`. Only a signed-in browser may mint keys. */
 export function POST(req: Request) {
   return guarded(req, async ({ actor, services, json }) => {
-    const { name } = await json(createBody);
+    const { name } = await json(apiKeyCreateSchema);
     if (actor.via === "key") {
       throw new EngineError("forbidden", "Create API keys while signed in (Account page).");
     }

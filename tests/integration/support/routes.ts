@@ -3,17 +3,19 @@ import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { closeServices } from "@/lib/server/services";
 import { createDatabase, type TestDatabase } from "./databases";
+import { expectDocumentedAnswer } from "./openapi-schema";
 
 /**
  * The app's route handlers, called in-process with real Requests (no server): the same
- * modules `next start` serves, found by walking app/api.
+ * modules `next start` serves, found by walking app/api. Every answer {@link Routes.call}
+ * receives is validated against the OpenAPI document ([R276]).
  */
 
 type Handler = (
   req: Request,
   ctx: { params: Promise<Record<string, string | string[]>> },
 ) => Promise<Response> | Response;
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
+type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 type RouteModule = Partial<Record<Method, Handler>>;
 
 const ROUTES_DIR = path.resolve("app/api");
@@ -131,13 +133,16 @@ export class Routes {
     } catch {
       json = text;
     }
-    return {
+    const result = {
       status: res.status,
       json: json as Record<string, unknown>,
       text,
       type: res.headers.get("content-type") ?? "",
       headers: res.headers,
     } satisfies CallResult;
+    // Every answer a test receives is one the OpenAPI document describes ([R276]).
+    expectDocumentedAnswer(method, template, result);
+    return result;
   }
 
   /**
@@ -175,8 +180,17 @@ export class Routes {
     return handler(new Request(`${ORIGIN}${url}`, init), { params: Promise.resolve(params) });
   }
 
+  /**
+   * The templates in the order Next tries them: a catch-all after every other route, and a
+   * deeper catch-all (`/api/auth/[...all]`) before a shallower one (`/api/[...rest]`).
+   */
+  private templates(): string[] {
+    const rank = (t: string) => (t.includes("[...") ? 1_000 - t.split("/").length : 0);
+    return [...this.modules.keys()].sort((x, y) => rank(x) - rank(y));
+  }
+
   private match(pathname: string): [string, Record<string, string | string[]>] {
-    for (const template of this.modules.keys()) {
+    for (const template of this.templates()) {
       const catchAll = /\{\.\.\.(\w+)\}|\[\.\.\.(\w+)\]/.exec(template);
       const pattern = template.replace(/\[\.\.\.\w+\]/, "(.+)").replace(/\{\w+\}/g, "([^/]+)");
       const m = new RegExp(`^${pattern}$`).exec(pathname);

@@ -1,5 +1,7 @@
 import { guarded } from "@/lib/http/guard";
 import { nodeIdParam, sessionIdParam, type RouteContext } from "@/lib/http/params";
+import { contextQuerySchema } from "@/lib/http/schemas";
+import type { ContextAnswer } from "@/lib/http/answers";
 
 export const dynamic = "force-dynamic";
 
@@ -7,7 +9,7 @@ export const dynamic = "force-dynamic";
 export function GET(req: Request, ctx: RouteContext<"id">) {
   return guarded(req, async ({ workspace }) => {
     const id = sessionIdParam((await ctx.params).id);
-    const head = new URL(req.url).searchParams.get("head");
+    const { head } = contextQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
     const rendered = await workspace.context(id, head ? nodeIdParam(head) : undefined);
     return Response.json({
       headId: rendered.headId,
@@ -21,6 +23,6 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
         ...(m.toolCalls ? { toolCalls: m.toolCalls } : {}),
         ...(m.toolCallId ? { toolCallId: m.toolCallId } : {}),
       })),
-    });
+    } satisfies ContextAnswer);
   });
 }

@@ -1,0 +1,498 @@
+import { z } from "zod";
+import type { CompactResult } from "../compaction/compactor";
+import type { SpawnResult, TurnResult, BranchDeleted } from "../dispatcher/dispatcher";
+import type { GraphPage, NodesPage } from "../dispatcher/workspace";
+import type { BranchComparison } from "../engine/compare-branches";
+import type { RenderedContext } from "../engine/render-context";
+import type { RenderedMessage } from "../engine/render-message";
+import type { GraphRow } from "../engine/build-graph";
+import type { WireNode } from "../engine/wire-node";
+import type { SummaryAudit } from "../engine/summary-audit";
+import type {
+  ApiKeyInfo,
+  LedgerNode,
+  NodeMetadata,
+  SessionListItem,
+  SessionMeta,
+  SessionRecord,
+} from "../engine/types";
+import type { LedgerFile } from "../portability/ledger-file";
+import type { SearchHit, SearchPage } from "../search/search-hit";
+import type { SessionPage } from "../store/session-store";
+import type { SessionBody } from "./session-body";
+import { SUMMARY_POLICIES } from "../engine/types";
+import {
+  attachmentSchema,
+  chatGptImportResultSchema,
+  modelsAnswerSchema,
+  sessionSettingsSchema,
+  summaryAuditSchema,
+} from "./schemas";
+
+/**
+ * The answers of the HTTP API in zod, once: the OpenAPI document's response schemas are
+ * generated from them (lib/http/openapi.ts), and each is checked at compile time against
+ * the TypeScript type the code answers with ({@link describes}), so the two cannot drift.
+ * Objects are closed on output: a field the code adds without describing it here fails
+ * the test that validates real answers against the document.
+ */
+
+/** What code may hand to `Response.json` as the answer `S`: its output, read-only all through. */
+export type Answer<S extends z.ZodType> = DeepReadonly<z.output<S>>;
+
+type DeepReadonly<T> = T extends (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+type Keys<T> = keyof T & string;
+type SameKeys<A, B> = [Keys<A>] extends [Keys<B>]
+  ? [Keys<B>] extends [Keys<A>]
+    ? true
+    : false
+  : false;
+/** `S` describes `T`: exactly T's fields, and every T is a valid S (brands and readonly aside). */
+type Describes<S extends z.ZodType, T> = [T] extends [DeepReadonly<z.output<S>>]
+  ? SameKeys<T, z.output<S>> extends true
+    ? S
+    : never
+  : never;
+
+/**
+ * `schema`, as the description of `T`: it compiles only when the schema has exactly T's
+ * top-level fields and accepts every T.
+ */
+const describes =
+  <T>() =>
+  <S extends z.ZodType>(schema: S & Describes<S, T>): S =>
+    schema;
+
+/** The answers registered under their component name in the OpenAPI document. */
+export const answers = z.registry<{ id: string }>();
+const named = <S extends z.ZodType>(id: string, schema: S): S => {
+  answers.add(schema, { id });
+  return schema;
+};
+
+// Answers defined beside their requests (lib/http/schemas.ts), named here.
+named("Settings", sessionSettingsSchema);
+named("Models", modelsAnswerSchema);
+named("Attachment", attachmentSchema);
+named("ChatGptImportResult", chatGptImportResultSchema);
+
+const isoTime = () => z.string().meta({ format: "date-time" });
+const nodeId = () => z.string().describe("A node id (ULID)");
+const sessionId = () => z.string();
+
+/** `{error: {code, message}}`: every refusal. */
+export const errorSchema = named(
+  "Error",
+  z.object({ error: z.object({ code: z.string(), message: z.string() }) }),
+);
+
+export const healthSchema = named(
+  "Health",
+  z
+    .object({
+      ok: z.boolean(),
+      db: z.enum(["sqlite", "postgresql"]),
+      migrations: z.enum(["up to date", "pending", "unknown"]),
+      model: z.enum(["offline", "openai-compatible"]).optional(),
+      modelLabel: z.string().optional(),
+    })
+    .describe(
+      "`model` and `modelLabel` only for a signed-in caller (a cookie or a key); anyone else learns liveness, the database kind and the migration state.",
+    ),
+);
+export type Health = Answer<typeof healthSchema>;
+
+const apiKeyInfoSchema = named(
+  "ApiKeyInfo",
+  describes<ApiKeyInfo>()(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      prefix: z.string(),
+      createdAt: isoTime(),
+      lastUsedAt: isoTime().nullable(),
+    }),
+  ),
+);
+export const apiKeyListSchema = named("ApiKeyList", z.object({ keys: z.array(apiKeyInfoSchema) }));
+export const apiKeyCreatedSchema = named(
+  "ApiKeyCreated",
+  describes<ApiKeyInfo & { key: string }>()(
+    apiKeyInfoSchema.extend({ key: z.string().describe("Shown once; store it") }),
+  ),
+);
+
+const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+const nodeMetadataSchema = describes<NodeMetadata>()(
+  z
+    .looseObject({
+      covers_ids: z.array(nodeId()).optional(),
+      covers_summaries: z.boolean().optional(),
+      model: z.string().optional(),
+      finish_reason: z.string().optional(),
+      tool_calls: z.array(toolCallSchema).optional(),
+      tool_call_id: z.string().optional(),
+      usage: z
+        .object({
+          promptTokens: z.number().int(),
+          completionTokens: z.number().int(),
+          cachedTokens: z.number().int().optional(),
+        })
+        .optional(),
+      error: z.object({ code: z.string(), message: z.string() }).optional(),
+      attachments: z.array(attachmentSchema.required({ tokens: true })).optional(),
+    })
+    .describe(
+      "covers_ids on summaries; model, finish_reason, usage, tool_calls, error, attachments; other keys as the engine wrote them",
+    ),
+);
+
+const nodeFields = {
+  id: nodeId(),
+  sessionId: sessionId(),
+  predecessorId: nodeId().nullable(),
+  seq: z.number().int().describe("Insertion order; display only"),
+  kind: z.enum(["root", "user", "assistant", "tool", "summary", "notice"]),
+  content: z.string(),
+  status: z.enum(["complete", "streaming", "interrupted", "error"]),
+  callerId: nodeId().nullable(),
+  metadata: nodeMetadataSchema,
+  reads: z.array(nodeId()).describe("Provenance: ids that entered the prompt, in order"),
+  tokenCount: z.number().int(),
+  createdAt: isoTime(),
+};
+
+/** A ledger node, full. */
+export const nodeSchema = named("Node", describes<LedgerNode>()(z.object(nodeFields)));
+
+/** A node as the routes, the events and the turn stream carry it (docs/big-sessions.md). */
+export const wireNodeSchema = named(
+  "WireNode",
+  describes<WireNode>()(
+    z.object({
+      ...nodeFields,
+      partial: z
+        .enum(["reads", "skeleton"])
+        .optional()
+        .describe(
+          "Absent on a full node. reads: reads left out ([]); skeleton: content is the card label (first non-empty line, ≤ 90 characters), no reads, tool-call arguments emptied",
+        ),
+    }),
+  ),
+);
+
+const sessionMetaSchema = describes<SessionMeta>()(
+  z.looseObject({
+    _last_summary_id: nodeId().optional(),
+    _last_summary_text: z.string().optional(),
+    _active_summary_ids: z.array(nodeId()).optional(),
+    settings: sessionSettingsSchema.optional(),
+    policy: z.enum(SUMMARY_POLICIES).optional().describe("The older spelling of settings.policy"),
+    titleSource: z
+      .enum(["user", "auto"])
+      .optional()
+      .describe(
+        "Who chose the title; absent while the session is untitled (an automatic title is written only then)",
+      ),
+    forkedFrom: z
+      .object({ sessionId: sessionId(), nodeId: nodeId() })
+      .optional()
+      .describe("Sessions made by POST /api/sessions/{id}/fork: the branch tip copied"),
+  }),
+);
+
+const sessionFields = {
+  id: sessionId(),
+  title: z.string(),
+  headId: nodeId().nullable(),
+  rootId: nodeId().nullable(),
+  meta: sessionMetaSchema,
+  createdAt: isoTime(),
+  updatedAt: isoTime(),
+};
+
+const activeSummaryIds = () =>
+  z
+    .array(nodeId())
+    .describe("The active summaries in order (compaction.md §7), whatever the policy");
+
+/**
+ * A session: as the writes that make or move one answer it, and (with `activeSummaryIds`)
+ * as `GET` and `PATCH` do.
+ */
+export const sessionSchema = named(
+  "Session",
+  describes<SessionRecord & { readonly activeSummaryIds?: SessionBody["activeSummaryIds"] }>()(
+    z.object({ ...sessionFields, activeSummaryIds: activeSummaryIds().optional() }),
+  ),
+);
+
+/** `GET` / `PATCH /api/sessions/:id`. */
+export const sessionBodySchema = named(
+  "SessionWithSummaries",
+  describes<SessionBody>()(z.object({ ...sessionFields, activeSummaryIds: activeSummaryIds() })),
+);
+
+const sessionListItemSchema = named(
+  "SessionListItem",
+  describes<SessionListItem>()(
+    z.object({
+      ...sessionFields,
+      nodeCount: z.number().int().describe("Every node, ROOT and side leaves included"),
+      branchCount: z
+        .number()
+        .int()
+        .describe("Branch tips: nodes other than summaries and notices with no child but those"),
+    }),
+  ),
+);
+
+export const sessionPageSchema = named(
+  "SessionPage",
+  describes<SessionPage>()(
+    z.object({
+      sessions: z.array(sessionListItemSchema),
+      nextCursor: z.string().nullable().describe("Opaque; null on the last page"),
+    }),
+  ),
+);
+
+export const branchDeletedSchema = named(
+  "BranchDeleted",
+  describes<BranchDeleted>()(
+    z.object({
+      ...sessionFields,
+      removed: z.array(nodeId()).describe("The ids the delete removed"),
+    }),
+  ),
+);
+
+const nextAfterSeq = () =>
+  z
+    .number()
+    .int()
+    .nullable()
+    .describe("The afterSeq of the next page; null when this page reached the end");
+
+export const nodesPageSchema = named(
+  "NodesPage",
+  describes<NodesPage>()(
+    z.object({
+      nodes: z.array(wireNodeSchema),
+      lastSeq: z.number().int().describe("The session's highest seq"),
+      nextAfterSeq: nextAfterSeq(),
+      total: z
+        .number()
+        .int()
+        .min(0)
+        .describe(
+          "The session's node count; a client holding a different number after catching up missed a delete",
+        ),
+    }),
+  ),
+);
+
+const snippetSchema = z
+  .array(z.object({ text: z.string(), hit: z.boolean() }))
+  .describe("Plain-text pieces; the `hit` ones matched the query (never HTML)");
+const hitBase = {
+  sessionId: sessionId(),
+  sessionTitle: z.string(),
+  updatedAt: isoTime().describe("The session's last activity"),
+  snippet: snippetSchema,
+};
+
+const searchHitSchema = named(
+  "SearchHit",
+  describes<SearchHit>()(
+    z
+      .discriminatedUnion("kind", [
+        z.object({
+          ...hitBase,
+          kind: z.enum(["user", "assistant", "summary"]),
+          nodeId: nodeId(),
+          seq: z.number().int(),
+          onHeadSpine: z
+            .boolean()
+            .describe(
+              "On the branch HEAD has checked out (a summary: the last node it covers is); false is a dead branch",
+            ),
+        }),
+        z.object({
+          ...hitBase,
+          kind: z.literal("title"),
+          nodeId: z.null(),
+          seq: z.null(),
+          onHeadSpine: z.literal(true),
+        }),
+      ])
+      .describe(
+        "A node hit (kind user | assistant | summary) or a title hit (kind title, nodeId and seq null). Open it at /s/{sessionId}?node={nodeId}.",
+      ),
+  ),
+);
+
+export const searchPageSchema = named(
+  "SearchPage",
+  describes<SearchPage>()(
+    z.object({
+      results: z.array(searchHitSchema),
+      nextCursor: z.string().nullable().describe("Pass back as `cursor` for the next page"),
+    }),
+  ),
+);
+
+/** `GET .../context`: what the model reads from a head (attachments named by their node). */
+export const contextSchema = named(
+  "Context",
+  describes<RenderedContext & { messages: readonly Omit<RenderedMessage, "attachments">[] }>()(
+    z.object({
+      headId: nodeId(),
+      ids: z.array(nodeId()).describe("Prompt order; ids[0] is ROOT"),
+      messages: z.array(
+        z.object({
+          id: nodeId(),
+          kind: z.enum(["root", "user", "assistant", "tool", "summary"]),
+          role: z.enum(["system", "user", "assistant", "tool"]),
+          content: z.string(),
+          tokenCount: z.number().int().describe("Tokens of content as sent"),
+          toolCalls: z.array(toolCallSchema).optional(),
+          toolCallId: z.string().optional(),
+        }),
+      ),
+    }),
+  ),
+);
+export type ContextAnswer = Answer<typeof contextSchema>;
+
+const graphRowSchema = named(
+  "GraphRow",
+  describes<GraphRow>()(
+    z.object({
+      ...nodeFields,
+      onHeadSpine: z.boolean().describe("On HEAD's predecessor spine; a side leaf never is"),
+      foldedIn: z.boolean().describe("This node's branch carries a capsule"),
+      rawFork: z
+        .boolean()
+        .describe("The first node of a branch that leaves a capsule's covered segment"),
+      childCount: z.number().int().describe("Branch children (alternatives)"),
+      siblingIndex: z.number().int().describe("Position among the predecessor's branch children"),
+      siblingCount: z.number().int(),
+      covers_ids: z.array(nodeId()).optional().describe("Capsule rows: what the capsule folds"),
+      nestedIn: nodeId().optional().describe("A nested summary: the capsule that folds it"),
+      superseded_summary: z.literal(true).optional(),
+      tokensSaved: z.number().int().optional().describe("Capsule rows: prompt tokens saved"),
+    }),
+  ),
+);
+
+export const graphSchema = named(
+  "Graph",
+  describes<GraphPage>()(
+    z.object({
+      sessionId: sessionId(),
+      headId: nodeId().nullable(),
+      activeSummaryId: nodeId().nullable(),
+      activeSummaryIds: z.array(nodeId()),
+      nodes: z.array(graphRowSchema),
+      lastSeq: z.number().int().describe("The session's highest seq"),
+      nextAfterSeq: nextAfterSeq(),
+    }),
+  ),
+);
+
+export const comparisonSchema = named(
+  "Comparison",
+  describes<BranchComparison<WireNode>>()(
+    z.object({
+      forkId: nodeId().describe("The last node both branches share"),
+      a: z
+        .array(wireNodeSchema)
+        .describe("From the fork's child down to node a, in order; row i aligns with b's"),
+      b: z
+        .array(wireNodeSchema)
+        .describe("From the fork's child down to node b; empty when b is the fork"),
+    }),
+  ),
+);
+
+const turnFields = {
+  user: nodeSchema.nullable(),
+  reply: nodeSchema,
+  replies: z
+    .array(nodeSchema)
+    .optional()
+    .describe("A turn of several models: every reply, in the order of `models`"),
+};
+
+export const turnResultSchema = named("TurnResult", describes<TurnResult>()(z.object(turnFields)));
+
+/**
+ * A refused or failed turn: the error and, when the provider failed after the nodes were
+ * written, the nodes that record the failure.
+ */
+export const turnFailureSchema = named(
+  "TurnFailure",
+  z.object({
+    error: errorSchema.shape.error,
+    user: turnFields.user.optional(),
+    reply: nodeSchema.optional(),
+    replies: turnFields.replies,
+  }),
+);
+
+export const replayResultSchema = named("ReplayResult", z.object({ reply: nodeSchema }));
+export const replayFailureSchema = named(
+  "ReplayFailure",
+  z.object({ error: errorSchema.shape.error, reply: nodeSchema.optional() }),
+);
+
+export const compactResultSchema = named(
+  "CompactResult",
+  describes<CompactResult>()(
+    z.object({
+      summary: nodeSchema.nullable(),
+      notice: z.string().nullable(),
+      coveredCount: z.number().int(),
+      tokensBefore: z.number().int(),
+      tokensAfter: z.number().int(),
+      nestedSummary: nodeSchema
+        .optional()
+        .describe("nested: the summary of summaries this compaction also wrote"),
+    }),
+  ),
+);
+
+export const taskResultSchema = named(
+  "TaskResult",
+  describes<SpawnResult>()(
+    z.object({ caller: nodeSchema, branchRootId: nodeId(), result: nodeSchema }),
+  ),
+);
+
+const auditSchema = named("SummaryAudit", describes<SummaryAudit>()(summaryAuditSchema));
+export const auditListSchema = named("AuditList", z.object({ audits: z.array(auditSchema) }));
+export const auditCreatedSchema = named("AuditCreated", z.object({ audit: auditSchema }));
+
+/** `GET .../export?format=json`: the whole ledger as this version writes it. */
+export const ledgerExportSchema = named(
+  "LedgerExport",
+  describes<LedgerFile>()(
+    z.object({
+      format: z.literal("spindle.ledger"),
+      version: z.literal(1),
+      exportedAt: isoTime(),
+      session: sessionSchema,
+      nodes: z.array(nodeSchema),
+      blobs: z
+        .array(z.object({ sha256: z.string(), size: z.number().int(), base64: z.string() }))
+        .optional()
+        .describe("The attachments' bytes, once per SHA-256"),
+    }),
+  ),
+);
