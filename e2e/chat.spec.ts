@@ -62,6 +62,8 @@ test("[R200] [R201] compaction: /compact in a six-message chat folds all but the
   page,
   request,
 }, testInfo) => {
+  // Three turns and a compaction, each a round trip the page waits for.
+  test.slow();
   const id = await newSession(page, "E2E compaction");
   const compact = page.getByRole("button", { name: "Compact" });
   await send(page, "First: apples?");

@@ -29,6 +29,8 @@ function shape(ledger: {
 test("[R104] search: a word from an old session, on a dead branch, opens the session at that node", async ({
   page,
 }, testInfo) => {
+  // Two sessions, four turns and three page loads.
+  test.slow();
   const id = await newSession(page, "Ferry planning");
   await send(page, "Which pelican ferry leaves Zanzibar at dawn?");
   // Edit the question: the pelican question is now on a dead branch.
