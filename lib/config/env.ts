@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { DEFAULT_ATTACHMENT_CAPS } from "../files/limits";
+import { DEFAULT_ATTACHMENT_CAPS, DEFAULT_PDF_LIMITS, type PdfLimits } from "../files/limits";
 
 /**
  * Server configuration, read from the environment and validated once. Every consumer takes
@@ -109,6 +109,9 @@ const schema = z.object({
   SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES: positiveInt("bytes")
     .refine((n) => n <= 2 ** 30, "must be at most 1073741824 (1 GiB)")
     .optional(),
+  // How a PDF is read (docs/spec.md R278): its most pages, and the time its text may take.
+  SPINDLE_MAX_PDF_PAGES: positiveInt("pages").optional(),
+  SPINDLE_PDF_TIMEOUT_MS: positiveInt("milliseconds").optional(),
   SPINDLE_MAX_IMPORTS: positiveInt("imports written at once").optional(),
   SPINDLE_MAX_IMPORTS_PER_ACCOUNT: positiveInt("imports per account").optional(),
   SPINDLE_MAX_STREAMS_PER_ACCOUNT: positiveInt("event streams per account").optional(),
@@ -160,6 +163,8 @@ export interface Config {
   /** Largest attachment (one file), and the most all attachments of one message may weigh. */
   readonly maxAttachmentBytes: number;
   readonly maxMessageAttachmentBytes: number;
+  /** The limits a PDF's text is read under. */
+  readonly pdf: PdfLimits;
   /** Imports this process writes at once, all accounts together. */
   readonly maxImports: number;
   /**
@@ -265,6 +270,11 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
       e.SPINDLE_MAX_ATTACHMENT_BYTES ?? DEFAULT_ATTACHMENT_CAPS.maxAttachmentBytes,
     maxMessageAttachmentBytes:
       e.SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES ?? DEFAULT_ATTACHMENT_CAPS.maxMessageAttachmentBytes,
+    pdf: {
+      maxPages: e.SPINDLE_MAX_PDF_PAGES ?? DEFAULT_PDF_LIMITS.maxPages,
+      timeoutMs: e.SPINDLE_PDF_TIMEOUT_MS ?? DEFAULT_PDF_LIMITS.timeoutMs,
+      memoryBytes: DEFAULT_PDF_LIMITS.memoryBytes,
+    },
     maxImports: e.SPINDLE_MAX_IMPORTS ?? 2,
     perAccount: {
       eventStreams: e.SPINDLE_MAX_STREAMS_PER_ACCOUNT ?? 16,

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { EngineError } from "../engine/errors";
 import type { SessionId, Tokens } from "../engine/ids";
 import type { AttachmentRef, SessionRecord } from "../engine/types";
-import { ACCEPTED_KINDS, attachmentTokens, judgeFile, sanitiseFileName } from "../files/judge";
+import { ACCEPTED_KINDS, attachmentTokens, sanitiseFileName } from "../files/judge";
+import { readFile, type PdfReading } from "../files/read-file";
 import {
   MAX_ATTACHMENTS_PER_MESSAGE,
   TOO_MANY_ATTACHMENTS,
@@ -34,8 +35,9 @@ function refOf(a: StoredAttachment): AttachmentRef {
 }
 
 /**
- * Judges, names, hashes and prices an upload, then stores it waiting for its turn. Refused
- * before anything is written: over the cap (413), a refused kind (415 with the accepted list).
+ * Judges, reads, names, hashes and prices an upload, then stores it waiting for its turn.
+ * Refused before anything is written: over the cap (413), a refused kind (415 with the
+ * accepted list), a PDF whose text cannot be read (422, R278).
  */
 export async function uploadAttachment(
   store: SessionStore,
@@ -45,6 +47,7 @@ export async function uploadAttachment(
     readonly bytes: Uint8Array;
     readonly caps: AttachmentCaps;
     readonly count: (text: string) => Tokens;
+    readonly pdf: PdfReading;
   },
 ): Promise<StoredAttachment> {
   if (input.bytes.byteLength > input.caps.maxAttachmentBytes) {
@@ -53,11 +56,13 @@ export async function uploadAttachment(
       tooLargeMessage("The file", input.caps.maxAttachmentBytes),
     );
   }
-  const judged = judgeFile(input.bytes);
-  if (judged.kind === "refused") {
+  const file = await readFile(input.bytes, input.pdf);
+  if (file.kind === "refused") {
     throw new EngineError(
-      "unsupported_attachment",
-      `${judged.reason} Accepted: ${ACCEPTED_KINDS}.`,
+      file.code,
+      file.code === "unsupported_attachment"
+        ? `${file.reason} Accepted: ${ACCEPTED_KINDS}.`
+        : file.reason,
     );
   }
   const name = sanitiseFileName(input.name);
@@ -65,14 +70,12 @@ export async function uploadAttachment(
   return store.addAttachment({
     sessionId: input.sessionId,
     name,
-    mime: judged.mime,
-    kind: judged.kind,
+    mime: file.mime,
+    kind: file.kind,
     sha256,
     data: input.bytes,
-    tokens: attachmentTokens(judged, name, input.count),
-    ...(judged.kind === "image"
-      ? { width: judged.width, height: judged.height }
-      : { text: judged.text }),
+    tokens: attachmentTokens(file, name, input.count),
+    ...(file.kind === "image" ? { width: file.width, height: file.height } : { text: file.text }),
   });
 }
 

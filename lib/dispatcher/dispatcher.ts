@@ -44,7 +44,9 @@ import { windowFor } from "../compaction/model-window";
 import { withExpansion } from "../view/expansion-nodes";
 import { toWire } from "../view/wire";
 import { attachmentsForTurn, uploadAttachment, visionFor } from "./attachments";
-import { DEFAULT_ATTACHMENT_CAPS, type AttachmentCaps } from "../files/limits";
+import { DEFAULT_ATTACHMENT_CAPS, DEFAULT_PDF_LIMITS, type AttachmentCaps } from "../files/limits";
+import { createPdfReader } from "../files/pdf-reader";
+import type { PdfReading } from "../files/read-file";
 
 export interface DispatcherDeps {
   readonly store: SessionStore;
@@ -62,6 +64,8 @@ export interface DispatcherDeps {
   readonly leaseMs?: number;
   /** Titles a session after its first reply; told when each turn ends. */
   readonly titler?: Pick<SessionTitler, "afterReply">;
+  /** How uploaded PDFs are read (R277); by default under the documented limits. */
+  readonly pdf?: PdfReading;
 }
 
 export interface TurnInput {
@@ -350,7 +354,19 @@ export class Dispatcher {
       ...input,
       caps: this.attachmentCaps,
       count: (text) => this.deps.count(text, model),
+      pdf: this.pdf,
     });
+  }
+
+  private ownPdf: PdfReading | undefined;
+
+  private get pdf(): PdfReading {
+    if (this.deps.pdf) return this.deps.pdf;
+    this.ownPdf ??= {
+      read: createPdfReader(DEFAULT_PDF_LIMITS),
+      maxTextChars: this.attachmentCaps.maxAttachmentBytes,
+    };
+    return this.ownPdf;
   }
 
   private get loops(): AgentLoops {

@@ -62,6 +62,10 @@ const CATALOGUE = {
   attachment_too_large: "The attachment is larger than the configured limit.",
   attachment_in_use: "That attachment was already sent with a message.",
   vision_unsupported: "This model cannot read images.",
+  // A PDF whose text cannot be read (R278): the file is a PDF, but not one the server reads.
+  pdf_encrypted: "The PDF is protected by a password.",
+  pdf_too_large: "The PDF is too large to read.",
+  pdf_unreadable: "The PDF cannot be read.",
 
   // The model provider (lib/llm) failed. Our upstream failing is a gateway error, never the
   // client's fault — except rate limiting, which the client can usefully wait out.

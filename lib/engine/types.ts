@@ -48,7 +48,10 @@ export interface NodeMetadata {
 export interface AttachmentRef {
   readonly id: string;
   readonly name: string;
-  /** Judged from the content: an image type, or `text/plain`. */
+  /**
+   * Judged from the content: an image type, `text/plain`, or `application/pdf` (read as the
+   * text it holds).
+   */
   readonly mime: string;
   readonly size: number;
   readonly sha256: string;

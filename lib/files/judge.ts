@@ -7,19 +7,22 @@
  *   in front of an HTML page has no valid IHDR chunk and is refused);
  * - text and source files: valid UTF-8 without NUL bytes and with few control characters.
  *   They are stored as `text/plain` whatever they contain, so an HTML page or an SVG with a
- *   script is never served as markup (it downloads, R270);
- * - PDF is recognised but refused for now: no PDF library is installed (see docs/spec.md).
+ *   script is never served as markup (it downloads, R269);
+ * - PDF (`%PDF-`): recognised here, its text read by lib/files/pdf-reader.ts (R277) — the
+ *   model reads a PDF as the text it holds, so its kind is `text`, its type
+ *   `application/pdf`.
  */
 
+/** How a prompt reads an attachment: an image part, or text inlined after the message. */
 export type AttachmentKind = "image" | "text";
 
-/** The image types a browser may show inline (R270); every other type downloads. */
+/** The image types a browser may show inline (R269); every other type downloads. */
 export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 export type ImageMime = (typeof INLINE_IMAGE_TYPES)[number];
 
 /** The kinds the server accepts, as the 415 answer lists them. */
 export const ACCEPTED_KINDS =
-  "PNG, JPEG, WebP and GIF images, and UTF-8 text or source files (PDF is not supported on this server yet)";
+  "PNG, JPEG, WebP and GIF images, PDF documents (read as their text), and UTF-8 text or source files";
 
 export type Judged =
   | {
@@ -29,7 +32,21 @@ export type Judged =
       readonly height: number;
     }
   | { readonly kind: "text"; readonly mime: "text/plain"; readonly text: string }
+  /** A PDF by its header; whether its text can be read is lib/files/read-file.ts's call. */
+  | { readonly kind: "pdf"; readonly mime: "application/pdf" }
   | { readonly kind: "refused"; readonly reason: string };
+
+/**
+ * An accepted file as prompts read it: an image, or text — a text file's own, or the text a
+ * PDF holds (its bytes stay the PDF's).
+ */
+export type ReadableFile =
+  | Extract<Judged, { kind: "image" }>
+  | {
+      readonly kind: "text";
+      readonly mime: "text/plain" | "application/pdf";
+      readonly text: string;
+    };
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -170,12 +187,7 @@ export function judgeFile(bytes: Uint8Array): Judged {
       ? { kind: "image", mime: "image/webp", ...size }
       : { kind: "refused", reason: "The file starts like a WebP but is not a valid WebP image." };
   }
-  if (ascii(bytes, 0, 5) === "%PDF-") {
-    return {
-      kind: "refused",
-      reason: "PDF files are not supported on this server yet; paste the text instead.",
-    };
-  }
+  if (ascii(bytes, 0, 5) === "%PDF-") return { kind: "pdf", mime: "application/pdf" };
   const text = asText(bytes);
   if (text !== null) return { kind: "text", mime: "text/plain", text: text.replace(/^\uFEFF/, "") };
   return { kind: "refused", reason: "The file is neither an image nor UTF-8 text." };
@@ -230,17 +242,17 @@ export function imageTokens(width: number, height: number): number {
 
 /**
  * What an accepted file adds to every prompt that reads its message (R266): an image by
- * {@link imageTokens}, a text file as the fenced block the model reads, counted by `count`
+ * {@link imageTokens}, a text file or a PDF's text as the fenced block the model reads, counted by `count`
  * (the model's tokenizer). The upload and the ledger import price files by this one rule.
  */
 export function attachmentTokens(
-  judged: Exclude<Judged, { kind: "refused" }>,
+  file: ReadableFile,
   name: string,
   count: (text: string) => number,
 ): number {
-  return judged.kind === "image"
-    ? imageTokens(judged.width, judged.height)
-    : count(fencedFile(name, judged.text));
+  return file.kind === "image"
+    ? imageTokens(file.width, file.height)
+    : count(fencedFile(name, file.text));
 }
 
 /**

@@ -21,3 +21,27 @@ export const DEFAULT_ATTACHMENT_CAPS: AttachmentCaps = {
   maxAttachmentBytes: 10 * 1024 * 1024,
   maxMessageAttachmentBytes: 20 * 1024 * 1024,
 };
+
+/**
+ * The limits a PDF is read under (R278): past any of them the upload is `pdf_too_large`
+ * (422) and nothing is written. The reading runs in a worker thread that is terminated when
+ * it passes the time or the memory limit, so a PDF bomb costs at most that much.
+ */
+export interface PdfLimits {
+  /** Most pages a PDF may have (`SPINDLE_MAX_PDF_PAGES`, default 100). */
+  readonly maxPages: number;
+  /** Longest its text may take to read (`SPINDLE_PDF_TIMEOUT_MS`, default 10 s). */
+  readonly timeoutMs: number;
+  /**
+   * Most memory the reading may add to the server process (default 256 MiB): the worker's
+   * JavaScript heap is capped below it, and its buffers — a decompression bomb inflates
+   * into buffers, not the heap — are watched through the process's resident size.
+   */
+  readonly memoryBytes: number;
+}
+
+export const DEFAULT_PDF_LIMITS: PdfLimits = {
+  maxPages: 100,
+  timeoutMs: 10_000,
+  memoryBytes: 256 * 1024 * 1024,
+};

@@ -437,7 +437,7 @@ export const openApiDocument = {
       parameters: [sessionParam],
       post: {
         summary:
-          "Upload one file (multipart/form-data, field `file`) to send with the next message: PNG, JPEG, WebP or GIF images, UTF-8 text or source files; judged by content",
+          "Upload one file (multipart/form-data, field `file`) to send with the next message: PNG, JPEG, WebP or GIF images, PDFs (read as their text), UTF-8 text or source files; judged by content",
         requestBody: {
           required: true,
           content: {
@@ -460,6 +460,11 @@ export const openApiDocument = {
           "415": {
             description:
               "Not multipart/form-data, or a kind of file that is not accepted (the message lists the accepted kinds)",
+            content: json(ref("Error")),
+          },
+          "422": {
+            description:
+              "A PDF whose text cannot be read: `pdf_too_large` (past SPINDLE_MAX_PDF_PAGES, SPINDLE_PDF_TIMEOUT_MS or the memory limit), `pdf_encrypted` (a password), `pdf_unreadable` (corrupt, or no text); nothing is written",
             content: json(ref("Error")),
           },
         },

@@ -2,7 +2,7 @@ import type { ErrorCode } from "../engine/errors";
 
 /** HTTP statuses the API answers errors with. */
 export type HttpErrorStatus =
-  400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 421 | 429 | 499 | 500 | 502;
+  400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 421 | 422 | 429 | 499 | 500 | 502;
 
 /**
  * The HTTP status of every error code, in one table (product.md §4). The type makes it
@@ -58,6 +58,9 @@ const STATUS: Readonly<Record<ErrorCode, HttpErrorStatus>> = {
   attachment_too_large: 413,
   attachment_in_use: 409,
   vision_unsupported: 400,
+  pdf_encrypted: 422,
+  pdf_too_large: 422,
+  pdf_unreadable: 422,
 
   // The upstream failed: a gateway error, never the client's fault — but rate limiting,
   // which the client can usefully wait out.

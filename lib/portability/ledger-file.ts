@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { attachmentTokens, judgeFile, sanitiseFileName, type Judged } from "../files/judge";
+import { attachmentTokens, sanitiseFileName, type ReadableFile } from "../files/judge";
+import { readFile, type PdfReading } from "../files/read-file";
 import { MAX_ATTACHMENTS_PER_MESSAGE } from "../files/limits";
 import { sessionSettingsSchema } from "../http/schemas";
 import { isSideLeafKind } from "../engine/side-leaf";
@@ -220,6 +221,8 @@ export interface ImportLimits {
   readonly maxNodes: number;
   /** Counts a node's tokens (a file's own counts are not trusted). */
   readonly count: (text: string) => number;
+  /** Reads a PDF blob's text again (R271, R277): an upload's limits hold for an import too. */
+  readonly pdf: PdfReading;
 }
 
 /**
@@ -295,7 +298,7 @@ export async function planImport(
       throw invalid(`node ${n.id} is not a summary but has covers_ids`);
     }
   }
-  const blobs = verifiedBlobs(file.blobs ?? []);
+  const blobs = await verifiedBlobs(file.blobs ?? [], limits.pdf);
   const attachments: NonNullable<ImportPlan["attachments"]>[number][] = [];
   const sorted = [...file.nodes].sort((a, b) => a.seq - b.seq);
   const nodes: ImportPlan["nodes"][number][] = [];
@@ -399,15 +402,19 @@ export async function planImport(
 
 interface VerifiedBlob {
   readonly data: Uint8Array;
-  readonly judged: Exclude<Judged, { kind: "refused" }>;
+  readonly judged: ReadableFile;
 }
 
 /**
  * The file's blobs, each decoded and checked (R271): its bytes must have the SHA-256 and size
  * the file names, and be a kind of file the server accepts, judged again by content — a
- * file's word for a type is not trusted any more than an upload's.
+ * file's word for a type is not trusted any more than an upload's — and a PDF's text read
+ * again under the server's limits (R277).
  */
-function verifiedBlobs(list: readonly LedgerBlob[]): Map<string, VerifiedBlob> {
+async function verifiedBlobs(
+  list: readonly LedgerBlob[],
+  pdf: PdfReading,
+): Promise<Map<string, VerifiedBlob>> {
   const out = new Map<string, VerifiedBlob>();
   for (const b of list) {
     const data = new Uint8Array(Buffer.from(b.base64, "base64"));
@@ -415,7 +422,7 @@ function verifiedBlobs(list: readonly LedgerBlob[]): Map<string, VerifiedBlob> {
     if (createHash("sha256").update(data).digest("hex") !== b.sha256) {
       throw invalid(`blob ${b.sha256}'s SHA-256 does not match its bytes`);
     }
-    const judged = judgeFile(data);
+    const judged = await readFile(data, pdf);
     if (judged.kind === "refused") throw invalid(`blob ${b.sha256}: ${judged.reason}`);
     out.set(b.sha256, { data, judged });
   }

@@ -11,6 +11,7 @@ import type { EventBus } from "../events/session-event";
 import { newNodeId, newSessionId } from "../ids";
 import { createProviders, type Providers } from "../llm/provider-factory";
 import { countTokens } from "../llm/tokens";
+import { createPdfReader } from "../files/pdf-reader";
 import { SessionStore } from "../store/session-store";
 import { ApiKeyStore } from "../store/api-key-store";
 import { SearchStore } from "../store/search-store";
@@ -97,6 +98,8 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     serverKeepRecentTokens: cfg.keepRecentTokens,
   });
   const titler = new SessionTitler({ store, bus, providers });
+  // One reader for uploads and imports: it reads one PDF at a time (R278).
+  const pdf = { read: createPdfReader(cfg.pdf), maxTextChars: cfg.maxAttachmentBytes };
   const dispatcher = new Dispatcher({
     store,
     bus,
@@ -106,6 +109,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     compaction: compactor,
     loops,
     titler,
+    pdf,
   });
   const accounts = createAccounts({
     database,
@@ -153,7 +157,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     now: () => new Date(),
     count: (text: string) => count(text),
     modelChoice: providers.describe().kind !== "offline",
-    importLimits: { maxNodes: cfg.maxImportNodes, count: (text: string) => count(text) },
+    importLimits: { maxNodes: cfg.maxImportNodes, count: (text: string) => count(text), pdf },
     importSlots: { active: 0, max: cfg.maxImports },
     audits: auditDesk,
   };

@@ -2,9 +2,11 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeEach, expect, it } from "vitest";
 import type { AttachmentRef, LedgerNode } from "@/lib/engine/types";
 import { imageTokens } from "@/lib/files/judge";
+import { countTokens } from "@/lib/llm/tokens";
 import { services } from "@/lib/server/services";
 import { startRecordingServer, type RecordedRequest } from "../support/recording-server";
 import { fileForm, makePng } from "../support/files";
+import { makeEncryptedPdf, makeManyPagesPdf, makePdf, makePdfBomb } from "../support/pdf";
 import { describeEachDatabase } from "./support/databases";
 import { useApp, type Routes } from "./support/routes";
 import { expectSchema } from "./support/openapi-schema";
@@ -20,6 +22,10 @@ afterAll(() => server.close());
 
 const FILE_CAP = 64 * 1024;
 const MESSAGE_CAP = 100 * 1024;
+const PDF_PAGES = 20;
+
+const PDF_PAGE_TEXTS = ["Quarterly report\nRevenue rose in the kestrel region", "Page two: costs"];
+const PDF_TEXT = "Quarterly report\nRevenue rose in the kestrel region\n\nPage two: costs";
 
 const TS_SOURCE = [
   "export function add(a: number, b: number): number {",
@@ -67,6 +73,9 @@ describeEachDatabase("[R260] attachments", (kind) => {
       SPINDLE_MODEL: "gpt-4o-mini",
       SPINDLE_MAX_ATTACHMENT_BYTES: String(FILE_CAP),
       SPINDLE_MAX_MESSAGE_ATTACHMENT_BYTES: String(MESSAGE_CAP),
+      SPINDLE_MAX_PDF_PAGES: String(PDF_PAGES),
+      // Long enough for a real PDF on a busy machine; the bomb is stopped by it or sooner.
+      SPINDLE_PDF_TIMEOUT_MS: "5000",
     },
     (app) => ({ routes } = app),
   );
@@ -176,7 +185,7 @@ describeEachDatabase("[R260] attachments", (kind) => {
     expect(sent.text).not.toContain("File: add.ts");
   });
 
-  it("[R261] a type that lies is judged by content: a PNG header on HTML, a PDF and binary junk are 415 with the accepted list; an SVG with script is stored as text", async () => {
+  it("[R261] a type that lies is judged by content: a PNG header on HTML and binary junk are 415 with the accepted list; an SVG with script is stored as text", async () => {
     const id = await newSession();
     const fake = new Uint8Array([
       ...makePng(1, 1).subarray(0, 8),
@@ -184,13 +193,15 @@ describeEachDatabase("[R260] attachments", (kind) => {
     ]);
     for (const [bytes, name] of [
       [fake, "cat.png"],
-      [new TextEncoder().encode("%PDF-1.7\n%âãÏÓ\n1 0 obj\n"), "paper.pdf"],
       [new Uint8Array([0, 1, 2, 3, 255, 254, 0, 7, 8]), "blob.bin"],
     ] as const) {
       const res = await upload(id, bytes, name);
       expect([name, res.status]).toEqual([name, 415]);
       expect(res.json).toMatchObject({
-        error: { code: "unsupported_attachment", message: expect.stringContaining("PNG, JPEG") },
+        error: {
+          code: "unsupported_attachment",
+          message: expect.stringContaining("WebP and GIF images, PDF documents"),
+        },
       });
     }
     expect(await blobCount(id)).toBe(0);
@@ -205,6 +216,77 @@ describeEachDatabase("[R260] attachments", (kind) => {
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
     expect(served.headers.get("content-disposition")).toMatch(/^attachment; filename="logo\.svg"/);
     expect(served.text).toBe(svg);
+  });
+
+  it("[R277] the request for a message with a PNG, a .ts file and a PDF carries the image part and both texts inline; the PDF downloads as itself", async () => {
+    const id = await newSession();
+    const png = makePng(20, 10);
+    const pdf = makePdf(PDF_PAGE_TEXTS);
+    const img = await upload(id, png, "chart.png");
+    const src = await upload(id, TS_SOURCE, "add.ts");
+    const doc = await upload(id, pdf, "report.pdf");
+    expect(doc.status, doc.text).toBe(201);
+    expectSchema("Attachment", doc.json);
+    const fenced = "File: report.pdf\n```\n" + PDF_TEXT + "\n```";
+    expect(doc.json).toMatchObject({
+      name: "report.pdf",
+      mime: "application/pdf",
+      size: pdf.byteLength,
+      sha256: createHash("sha256").update(pdf).digest("hex"),
+      // Priced as the text the model reads, like a text file.
+      tokens: countTokens(fenced, "gpt-4o-mini"),
+    });
+    expect(doc.json["width"]).toBeUndefined();
+
+    const turn = await call("POST", `/api/sessions/${id}/turns`, {
+      content: "Summarise these",
+      attachments: [img.json["id"], src.json["id"], doc.json["id"]],
+      stream: false,
+    });
+    expect(turn.status, turn.text).toBe(200);
+    const parts = lastUserParts(server.chatRequests.at(-1));
+    const images = parts.filter((p) => p.type === "image_url");
+    expect(images).toHaveLength(1);
+    const url = images[0]?.image_url?.url ?? "";
+    expect(Buffer.from(url.split(",")[1] ?? "", "base64").equals(Buffer.from(png))).toBe(true);
+    const text = parts.find((p) => p.type === "text")?.text ?? "";
+    expect(text).toContain("File: add.ts\n````\n" + TS_SOURCE + "````");
+    expect(text).toContain(fenced);
+
+    const served = await routes.raw("GET", `/api/sessions/${id}/attachments/${doc.json["id"]}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("application/pdf");
+    expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(served.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="report\.pdf"/,
+    );
+    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(pdf))).toBe(true);
+  });
+
+  it("[R278] an encrypted PDF, a PDF bomb, too many pages and a corrupt PDF are each a 422 with their code, and nothing is written", async () => {
+    const id = await newSession();
+    for (const [bytes, name, code, message] of [
+      [makeEncryptedPdf(["secret"], "pw"), "locked.pdf", "pdf_encrypted", "password"],
+      [makePdfBomb(), "bomb.pdf", "pdf_too_large", "too large or malformed"],
+      [makeManyPagesPdf(5_000), "long.pdf", "pdf_too_large", `at most ${PDF_PAGES} are read`],
+      [
+        new TextEncoder().encode("%PDF-1.7\n%âãÏÓ\n1 0 obj\n"),
+        "paper.pdf",
+        "pdf_unreadable",
+        "cannot be read",
+      ],
+      [makePdf([""]), "scan.pdf", "pdf_unreadable", "no text"],
+    ] as const) {
+      const res = await upload(id, bytes, name);
+      expect([name, res.status, res.json]).toEqual([
+        name,
+        422,
+        { error: { code, message: expect.stringContaining(message) } },
+      ]);
+    }
+    expect(await blobCount(id)).toBe(0);
+    // The server still reads the next PDF.
+    expect((await upload(id, makePdf(["after the bomb"]), "ok.pdf")).status).toBe(201);
   });
 
   it("[R261] a file name with ../, NUL, control and right-to-left override characters is stored sanitised", async () => {
@@ -395,6 +477,34 @@ describeEachDatabase("[R260] attachments", (kind) => {
     expect(
       ((await call("GET", "/api/sessions?limit=100")).json["sessions"] as unknown[]).length,
     ).toBe(sessionsBefore);
+  });
+
+  it("[R277] a ledger with a PDF imports: its text is read again from the bytes, which stay byte-identical", async () => {
+    const id = await newSession();
+    const pdf = makePdf(PDF_PAGE_TEXTS);
+    const doc = (await upload(id, pdf, "report.pdf")).json;
+    const sent = await call("POST", `/api/sessions/${id}/turns`, {
+      content: "Keep this",
+      attachments: [doc["id"]],
+      stream: false,
+    });
+    expect(sent.status, sent.text).toBe(200);
+    const exported = await call("GET", `/api/sessions/${id}/export?format=json`);
+    const imported = await call("POST", "/api/import", exported.text);
+    expect(imported.status, imported.text).toBe(201);
+    const copy = imported.json["id"] as string;
+    const nodes = (await call("GET", `/api/sessions/${copy}/nodes`)).json["nodes"] as LedgerNode[];
+    const refs = nodes.find((n) => n.kind === "user")?.metadata["attachments"] as AttachmentRef[];
+    expect(refs.map((a) => [a.name, a.mime, a.size, a.sha256, a.tokens])).toEqual([
+      ["report.pdf", "application/pdf", pdf.byteLength, doc["sha256"], doc["tokens"]],
+    ]);
+    const bytes = await blobBytes(copy, doc["sha256"] as string);
+    expect(Buffer.from(bytes ?? []).equals(Buffer.from(pdf))).toBe(true);
+    server.reset();
+    await call("POST", `/api/sessions/${copy}/turns`, { content: "Still there?", stream: false });
+    expect(everything(server.chatRequests.at(-1)).text).toContain(
+      "File: report.pdf\n```\n" + PDF_TEXT + "\n```",
+    );
   });
 
   it("[R272] deleting the last branch that references a blob removes it; a blob another branch names stays", async () => {

@@ -11,6 +11,8 @@ import { countingStore } from "./support/counting-store";
 import { appendPairs } from "./support/ledger";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
+import { DEFAULT_PDF_LIMITS } from "@/lib/files/limits";
+import { createPdfReader } from "@/lib/files/pdf-reader";
 
 async function storedReads(database: Database, id: NodeId): Promise<string> {
   const row = await database.db.node.findFirst({ where: { id }, select: { reads: true } });
@@ -167,6 +169,7 @@ describeEachDatabase("[R134] reads stored as a reference to their rendering", (k
     const plan = await planImport(file, () => newNodeId(), {
       maxNodes: 1000,
       count: (t) => t.length,
+      pdf: { read: createPdfReader(DEFAULT_PDF_LIMITS), maxTextChars: 1_000_000 },
     });
     const imported = await store.nodes((await store.importSession(plan)).id);
     expect(imported.length).toBe(original.length);

@@ -30,13 +30,12 @@ describe("[R261] judging a file by its content", () => {
     expect(judgeFile(webp)).toMatchObject({ mime: "image/webp", width: 100, height: 50 });
   });
 
-  it("[R261] refuses a PNG signature without an image, PDFs, binary data and empty files; takes UTF-8 text", () => {
+  it("[R261] refuses a PNG signature without an image, binary data and empty files; knows a PDF by its header; takes UTF-8 text", () => {
     const html = bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "<html></html>");
     expect(judgeFile(html)).toMatchObject({ kind: "refused" });
-    expect(judgeFile(bytes("%PDF-1.4\n"))).toMatchObject({
-      kind: "refused",
-      reason: expect.stringContaining("PDF"),
-    });
+    // Its text is read by the PDF reader (tests/unit/files/pdf-reader.test.ts).
+    expect(judgeFile(bytes("%PDF-1.4\n"))).toEqual({ kind: "pdf", mime: "application/pdf" });
+    expect(judgeFile(bytes("My %PDF-1.4 notes\n"))).toMatchObject({ kind: "text" });
     expect(judgeFile(bytes([1, 2, 3, 0, 4]))).toMatchObject({ kind: "refused" });
     expect(judgeFile(bytes([0xc3, 0x28]))).toMatchObject({ kind: "refused" });
     expect(judgeFile(new Uint8Array(0))).toMatchObject({ kind: "refused" });

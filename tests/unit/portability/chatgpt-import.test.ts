@@ -9,6 +9,8 @@ import {
 } from "@/lib/portability/chatgpt-import";
 import { parseLedgerNodes, planImport, type LedgerShell } from "@/lib/portability/ledger-file";
 import { DEFAULT_SYSTEM_PROMPT } from "@/lib/engine/system-prompt";
+import { DEFAULT_PDF_LIMITS } from "@/lib/files/limits";
+import { createPdfReader } from "@/lib/files/pdf-reader";
 
 /**
  * The ChatGPT importer on its own: hand-built exports in the public shape of
@@ -248,7 +250,11 @@ describe("[R94] a ChatGPT conversation as a Spindle ledger", () => {
 
   it("[R94] the ledger goes through the validated import path unchanged in shape", async () => {
     let n = 0;
-    const limits = { maxNodes: 100_000, count: (t: string) => t.length };
+    const limits = {
+      maxNodes: 100_000,
+      count: (t: string) => t.length,
+      pdf: { read: createPdfReader(DEFAULT_PDF_LIMITS), maxTextChars: 1_000_000 },
+    };
     for (const raw of [lisbon, python]) {
       const shell = toLedger(raw);
       const file = await parseLedgerNodes(shell, limits);

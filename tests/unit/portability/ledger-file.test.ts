@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { asNodeId } from "@/lib/engine/ids";
 import { ledgerFileSchema, planImport, type ParsedLedgerFile } from "@/lib/portability/ledger-file";
+import { DEFAULT_PDF_LIMITS } from "@/lib/files/limits";
+import { createPdfReader } from "@/lib/files/pdf-reader";
 
 type FileNode = ParsedLedgerFile["nodes"][number];
 
@@ -40,7 +42,11 @@ function file(
 
 let counter = 0;
 const newId = () => asNodeId(`N${String(counter++).padStart(8, "0")}`);
-const LIMITS = { maxNodes: 100_000, count: (text: string) => text.length };
+const LIMITS = {
+  maxNodes: 100_000,
+  count: (text: string) => text.length,
+  pdf: { read: createPdfReader(DEFAULT_PDF_LIMITS), maxTextChars: 1_000_000 },
+};
 const plan = (f: ParsedLedgerFile, limits = LIMITS) => planImport(f, newId, limits);
 
 describe("ledger import", () => {
