@@ -10,8 +10,8 @@ const FTS5_SHADOWS = ["data", "idx", "content", "docsize", "config"] as const;
 const fts5 = (table: string) => [table, ...FTS5_SHADOWS.map((s) => `${table}_${s}`)];
 
 export const EXTERNAL_TABLES = {
-  sqlite: [...fts5("node_fts"), ...fts5("session_fts")],
-  postgresql: ["public.node_search", "public.session_search"],
+  sqlite: [...fts5("node_fts"), ...fts5("session_fts"), ...fts5("attachment_fts")],
+  postgresql: ["public.node_search", "public.session_search", "public.attachment_search"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The schema engine's filter for a driver adapter's provider (`sqlite` or `postgres`). */

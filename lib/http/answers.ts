@@ -322,6 +322,12 @@ const searchHitSchema = named(
             .describe(
               "On the branch HEAD has checked out (a summary: the last node it covers is); false is a dead branch",
             ),
+          attachment: z
+            .object({ id: z.string(), name: z.string() })
+            .optional()
+            .describe(
+              "Present when the match is in one of the message's text attachments (a text file, or a PDF's text): the snippet is cut from that file, its name first",
+            ),
         }),
         z.object({
           ...hitBase,

@@ -179,7 +179,7 @@ export const openApiDocument = {
     "/api/search": {
       get: {
         summary:
-          "Full-text search over the caller's sessions: sealed user, assistant and summary text, and titles",
+          "Full-text search over the caller's sessions: sealed user, assistant and summary text, the text attachments of messages, and titles",
         parameters: queryParameters(searchQuerySchema),
         responses: { "200": ok("A page of results", ref("SearchPage")), ...errors },
       },

@@ -14,7 +14,7 @@ interface HitBase {
   readonly snippet: readonly SnippetSegment[];
 }
 
-/** A sealed user, assistant or summary node whose text matched. */
+/** A sealed user, assistant or summary node whose text, or a text attachment of which, matched. */
 export interface NodeHit extends HitBase {
   readonly kind: "user" | "assistant" | "summary";
   readonly nodeId: NodeId;
@@ -24,6 +24,11 @@ export interface NodeHit extends HitBase {
    * (for a summary: the last node it covers is). False means a dead branch.
    */
   readonly onHeadSpine: boolean;
+  /**
+   * Set when the match is in one of the message's text attachments (a text file or a PDF's
+   * text, [R279]): the snippet is cut from that file (its name, then its text).
+   */
+  readonly attachment?: { readonly id: string; readonly name: string };
 }
 
 /** A session whose title matched; its snippet is the title. */

@@ -4,7 +4,13 @@ import { asNodeId, asSessionId, type OwnerId } from "../engine/ids";
 import type { NodeHit, SearchHit, SearchPage, TitleHit } from "../search/search-hit";
 import { searchTerms, type SearchTerms } from "../search/search-terms";
 import { markHits, snippetOf } from "../search/snippet";
-import { nodeMatches, onHeadSpines, titleMatches, type NodeMatchRow } from "./search-sql";
+import {
+  attachmentTexts,
+  nodeMatches,
+  onHeadSpines,
+  titleMatches,
+  type NodeMatchRow,
+} from "./search-sql";
 
 export interface SearchInput {
   readonly limit: number;
@@ -29,8 +35,9 @@ function iso(value: Date | string | number): string {
 
 /**
  * Full-text search over one account's sessions ([R100]–[R104]): sealed user, assistant and
- * summary text, and session titles. The index is the database's (kept by triggers); this
- * reads it, decides which hits are on their session's HEAD branch, and cuts the snippets.
+ * summary text, the text attachments of user messages ([R279]), and session titles. The
+ * index is the database's (kept by triggers); this reads it, decides which hits are on their
+ * session's HEAD branch, and cuts the snippets (a hit in a file from that file's text).
  */
 export class SearchStore {
   constructor(private readonly database: Database) {}
@@ -59,12 +66,16 @@ export class SearchStore {
         seq: null,
         onHeadSpine: true,
       })),
-      ...(await this.nodeHits(page, terms)),
+      ...(await this.nodeHits(ownerId, page, terms)),
     ];
     return { results, nextCursor: more ? String(offset + room) : null };
   }
 
-  private async nodeHits(rows: readonly NodeMatchRow[], terms: SearchTerms): Promise<NodeHit[]> {
+  private async nodeHits(
+    ownerId: OwnerId,
+    rows: readonly NodeMatchRow[],
+    terms: SearchTerms,
+  ): Promise<NodeHit[]> {
     // A summary is never on a spine ([R5]); it counts as on HEAD's branch when the last node
     // it covers is, which is also where opening it lands (revealTarget).
     const anchors = new Map(
@@ -77,20 +88,29 @@ export class SearchStore {
       [...new Set(rows.map((r) => r.sessionId))],
       [...anchors.values()].filter((id): id is string => id !== undefined),
     );
+    // A hit in a file is shown from the file: its name, then its text.
+    const inFiles = rows.flatMap((r) => (r.attachmentId === null ? [] : [r.attachmentId]));
+    const files = new Map(
+      inFiles.length === 0
+        ? []
+        : (await attachmentTexts(db, kind, ownerId, inFiles)).map((f) => [f.id, f] as const),
+    );
     return rows.flatMap((r): NodeHit[] => {
       // The triggers index nothing else; a row of another kind would be a corrupt index.
       if (!NODE_HIT_KINDS.has(r.kind)) return [];
       const anchor = anchors.get(r.id);
+      const file = r.attachmentId === null ? undefined : files.get(r.attachmentId);
       return [
         {
           kind: r.kind as NodeHit["kind"],
           sessionId: asSessionId(r.sessionId),
           sessionTitle: r.title,
           updatedAt: iso(r.updatedAt),
-          snippet: snippetOf(r.content, terms),
+          snippet: snippetOf(file?.text ?? r.content, terms),
           nodeId: asNodeId(r.id),
           seq: Number(r.seq),
           onHeadSpine: anchor !== undefined && onSpine.has(anchor),
+          ...(file ? { attachment: { id: file.id, name: file.name } } : {}),
         },
       ];
     });

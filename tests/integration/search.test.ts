@@ -14,6 +14,8 @@ import { createDatabase, describeEachDatabase } from "./support/databases";
 import { openReply } from "./support/replies";
 import { cookieOf, ORIGIN, useApp, type Routes } from "./support/routes";
 import { expectSchema } from "./support/openapi-schema";
+import { fileForm } from "../support/files";
+import { makePdf } from "../support/pdf";
 
 /**
  * Search across sessions (docs/spec.md, "Search (issue 12)"), through the real route and
@@ -31,6 +33,7 @@ type Hit = {
   seq: number | null;
   snippet: { text: string; hit: boolean }[];
   onHeadSpine: boolean;
+  attachment?: { id: string; name: string };
 };
 
 describeEachDatabase("[R100] search across sessions", (kind) => {
@@ -223,6 +226,128 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
     expect(Number(left[0]?.n)).toBe(0);
   });
 
+  /** Uploads `files` to the session and sends them with `content`. */
+  const sendFiles = async (
+    who: Record<string, string>,
+    id: string,
+    content: string,
+    files: readonly (readonly [Uint8Array | string, string])[],
+    parentId?: string,
+  ) => {
+    const ids: string[] = [];
+    for (const [bytes, name] of files) {
+      const up = await routes.call("POST", `/api/sessions/${id}/attachments`, undefined, {
+        form: fileForm(bytes, name),
+        headers: who,
+      });
+      expect(up.status, up.text).toBe(201);
+      ids.push(up.json["id"] as string);
+    }
+    const res = await routes.call(
+      "POST",
+      `/api/sessions/${id}/turns`,
+      { content, attachments: ids, stream: false, ...(parentId ? { parentId } : {}) },
+      { headers: who },
+    );
+    expect(res.status, res.text).toBe(200);
+    return { ...(res.json as { user: { id: string }; reply: { id: string } }), ids };
+  };
+  const userHits = async (who: Record<string, string>, q: string) =>
+    (await hits(who, q)).filter((h) => h.kind === "user");
+
+  it("[R279] a word in a text attachment or a PDF's text is found, the hit on the user node that carries it, the snippet cut from the file", async () => {
+    const id = await session(alice, "Files");
+    const notes = "Shopping list\nbread, milk and a wombat-shaped cake tin\n";
+    const sent = await sendFiles(alice, id, "Two files for you", [
+      [notes, "notes.txt"],
+      [makePdf(["Annual report", "The okapi budget grew."]), "report.pdf"],
+    ]);
+
+    const wombat = await userHits(alice, "wombat");
+    expect(wombat).toHaveLength(1);
+    expect(wombat[0]).toMatchObject({
+      sessionId: id,
+      nodeId: sent.user.id,
+      onHeadSpine: true,
+      attachment: { id: sent.ids[0], name: "notes.txt" },
+    });
+    expect(wombat[0]?.snippet).toContainEqual({ text: "wombat", hit: true });
+    expect(text(wombat[0] as Hit)).toBe(
+      "notes.txt Shopping list bread, milk and a wombat-shaped cake tin",
+    );
+    const okapi = await userHits(alice, "okapi budget");
+    expect(okapi.map((h) => [h.nodeId, h.attachment?.name])).toEqual([
+      [sent.user.id, "report.pdf"],
+    ]);
+    // The file name is part of what is indexed; the message's own words still find it.
+    expect((await userHits(alice, "notes")).map((h) => h.nodeId)).toEqual([sent.user.id]);
+    const own = await userHits(alice, "two files");
+    expect(own.map((h) => [h.nodeId, h.attachment])).toEqual([[sent.user.id, undefined]]);
+    // A node matched in its text and in a file is one hit.
+    const both = await sendFiles(alice, id, "The wombat again", [["wombat facts", "w.txt"]]);
+    expect((await userHits(alice, "wombat")).filter((h) => h.nodeId === both.user.id)).toHaveLength(
+      1,
+    );
+    expect(await userHits(bob, "wombat")).toEqual([]);
+  });
+
+  it("[R279] an upload never sent is not found; a deleted branch and a deleted session take their files out of the index", async () => {
+    const id = await session(alice, "Unsent");
+    const up = await routes.call("POST", `/api/sessions/${id}/attachments`, undefined, {
+      form: fileForm("The capybara waits here.", "wait.txt"),
+      headers: alice,
+    });
+    expect(up.status).toBe(201);
+    expect(await userHits(alice, "capybara")).toEqual([]);
+
+    const rootId = (await routes.call("GET", `/api/sessions/${id}`, undefined, { headers: alice }))
+      .json["rootId"] as string;
+    const a = await sendFiles(alice, id, "Branch A", [["A pangolin file", "a.txt"]]);
+    const b = await sendFiles(alice, id, "Branch B", [["A narwhal file", "b.txt"]], rootId);
+    expect((await userHits(alice, "pangolin")).map((h) => [h.nodeId, h.onHeadSpine])).toEqual([
+      [a.user.id, false],
+    ]);
+    const removed = await routes.call(
+      "DELETE",
+      `/api/sessions/${id}/branches/${a.reply.id}`,
+      undefined,
+      { headers: alice },
+    );
+    expect(removed.status).toBe(200);
+    expect(await userHits(alice, "pangolin")).toEqual([]);
+    expect((await userHits(alice, "narwhal")).map((h) => h.nodeId)).toContain(b.user.id);
+    const gone = await routes.call("DELETE", `/api/sessions/${id}`, undefined, { headers: alice });
+    expect(gone.status).toBe(204);
+    expect((await userHits(alice, "narwhal")).filter((h) => h.sessionId === id)).toEqual([]);
+    const { database } = await services();
+    const left =
+      kind === "sqlite"
+        ? await database.db.$queryRaw<{ n: number | bigint }[]>`
+            SELECT count(*) AS n FROM "attachment_fts"
+             WHERE "attachment_id" NOT IN (SELECT "id" FROM "Attachment")`
+        : await database.db.$queryRaw<{ n: number | bigint }[]>`
+            SELECT count(*) AS n FROM "attachment_search"
+             WHERE "attachmentId" NOT IN (SELECT "id" FROM "Attachment")`;
+    expect(Number(left[0]?.n)).toBe(0);
+  });
+
+  it("[R279] an imported session's files are found by the account that imported it, on the copy's user node", async () => {
+    const id = await session(alice, "Export files");
+    await sendFiles(alice, id, "Keep this", [[makePdf(["The tapir manual"]), "tapir.pdf"]]);
+    const exported = await routes.call("GET", `/api/sessions/${id}/export?format=json`, undefined, {
+      headers: alice,
+    });
+    const imported = await routes.call("POST", "/api/import", exported.text, { headers: bob });
+    expect(imported.status, imported.text).toBe(201);
+    const copy = imported.json["id"] as string;
+    const found = await userHits(bob, "tapir");
+    expect(found.map((h) => [h.sessionId, h.attachment?.name])).toEqual([[copy, "tapir.pdf"]]);
+    const nodes = (
+      await routes.call("GET", `/api/sessions/${copy}/nodes`, undefined, { headers: bob })
+    ).json["nodes"] as { id: string; kind: string }[];
+    expect(found[0]?.nodeId).toBe(nodes.find((n) => n.kind === "user")?.id);
+  });
+
   it("[R104][R119] opening a result checks out its branch only when HEAD is elsewhere", async () => {
     const { database, workspaceFor } = await services();
     const actorOf = async (email: string) => {
@@ -377,10 +502,10 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
 });
 
 describeEachDatabase("[R100] the search migration", (kind) => {
-  it("[R100] rows written before it are indexed; status and the drift check stay clean", async () => {
+  it("[R100][R279] rows written before it are indexed, sent attachments too; status and the drift check stay clean", async () => {
     const db = await createDatabase(kind, false);
     const { schemaPath, migrationsDir } = migrationPaths(db.url);
-    // The migrations as they were before search.
+    // The migrations as they were before search (of nodes, then of attachments).
     const before = mkdtempSync(path.join(tmpdir(), "spindle-migrations-"));
     for (const entry of readdirSync(migrationsDir).filter((e) => !e.endsWith("_search"))) {
       cpSync(path.join(migrationsDir, entry), path.join(before, entry), { recursive: true });
@@ -417,13 +542,48 @@ describeEachDatabase("[R100] the search migration", (kind) => {
             node("N2", 2, "assistant", "pelican, streaming", "streaming"),
           ],
         });
+        const file = (id: string, sha256: string, nodeId: string | null) => ({
+          id,
+          sessionId: "S1",
+          sha256,
+          name: `${id}.txt`,
+          mime: "text/plain",
+          kind: "text",
+          size: 5,
+          tokens: 9,
+          nodeId,
+        });
+        await old.db.blob.createMany({
+          data: [
+            {
+              sessionId: "S1",
+              sha256: "a1",
+              size: 5,
+              data: new Uint8Array(5),
+              text: "pelican heron",
+            },
+            {
+              sessionId: "S1",
+              sha256: "b2",
+              size: 5,
+              data: new Uint8Array(5),
+              text: "pelican egret",
+            },
+          ],
+        });
+        // One sent with N1, one still waiting for its turn.
+        await old.db.attachment.createMany({
+          data: [file("sent", "a1", "N1"), file("waiting", "b2", null)],
+        });
       } finally {
         await old.close();
       }
       const applied = await applyMigrations({ schemaPath, migrationsDir, factory: factory() });
-      expect(applied.appliedMigrationNames).toEqual([
-        readdirSync(migrationsDir).find((e) => e.endsWith("_search")),
-      ]);
+      expect(applied.appliedMigrationNames).toEqual(
+        readdirSync(migrationsDir)
+          .filter((e) => e.endsWith("_search"))
+          .sort(),
+      );
       const history = await status({ schemaPath, migrationsDir, factory: factory() });
       expect(history).toMatchObject({
         failedMigrationNames: [],
@@ -440,6 +600,16 @@ describeEachDatabase("[R100] the search migration", (kind) => {
           limit: 10,
         });
         expect(page.results.map((h) => h.nodeId ?? h.kind)).toEqual(["title", asNodeId("N1")]);
+        const files = await new SearchStore(database).search(asOwnerId("local"), "heron", {
+          limit: 10,
+        });
+        expect(files.results).toMatchObject([
+          { nodeId: asNodeId("N1"), attachment: { id: "sent", name: "sent.txt" } },
+        ]);
+        expect(
+          (await new SearchStore(database).search(asOwnerId("local"), "egret", { limit: 10 }))
+            .results,
+        ).toEqual([]);
       } finally {
         await database.close();
       }
