@@ -1,4 +1,5 @@
 import { NewChat } from "@/components/chat/new-chat";
+import { lookupModel } from "@/lib/llm/model-registry";
 import { services } from "@/lib/server/services";
 import { requireViewer } from "@/lib/server/page-auth";
 
@@ -16,7 +17,15 @@ export default async function NewChatPage() {
         accounts: config.auth,
         isAdmin: workspace.actor.isAdmin,
       }}
-      model={description.kind === "offline" ? description.label : description.model}
+      model={{
+        label: description.kind === "offline" ? description.label : description.model,
+        offline: description.kind === "offline",
+        vision: lookupModel(description.model).vision,
+      }}
+      caps={{
+        maxAttachmentBytes: config.maxAttachmentBytes,
+        maxMessageAttachmentBytes: config.maxMessageAttachmentBytes,
+      }}
     />
   );
 }

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
+import type { AttachmentCaps } from "@/lib/files/limits";
 import { SessionGraph } from "@/components/graph/session-graph";
 import {
   selectStreaming,
@@ -19,6 +20,9 @@ import { CompareProvider } from "@/components/compare/compare-context";
 import { ShortcutsProvider } from "@/components/shortcuts/shortcuts-provider";
 import { AccountMenu, signOut, type AccountMenuProps } from "@/components/account/account-menu";
 import { Composer } from "./composer";
+import { DropCue } from "./attachment-tray";
+import { useAttachmentDraft } from "./use-attachment-draft";
+import { useFileDrop } from "./use-file-drop";
 import { pageDrafts } from "./drafts";
 import { HeadBar } from "./head-bar";
 import { BranchSwitchBar } from "./branch-switch-bar";
@@ -45,6 +49,8 @@ export interface ChatAppProps {
   readonly nodes: readonly WireNode[];
   readonly model: ModelInfo;
   readonly account: AccountMenuProps;
+  /** The attachment caps the server enforces, checked before an upload (issue 24). */
+  readonly caps: AttachmentCaps;
   /** Opened at this node (a search result): the transcript scrolls to it. */
   readonly focusId?: NodeId | null;
   /**
@@ -59,7 +65,11 @@ export function ChatApp(props: ChatAppProps) {
     <SessionStoreProvider session={props.session} nodes={props.nodes} model={props.model}>
       <ShortcutsProvider>
         <WithCompare>
-          <ChatLayout account={props.account} movedFrom={props.movedFrom ?? null} />
+          <ChatLayout
+            account={props.account}
+            caps={props.caps}
+            movedFrom={props.movedFrom ?? null}
+          />
         </WithCompare>
       </ShortcutsProvider>
       {props.focusId && <SearchFocus nodeId={props.focusId} />}
@@ -76,9 +86,11 @@ function WithCompare({ children }: { readonly children: ReactNode }) {
 
 function ChatLayout({
   account,
+  caps,
   movedFrom,
 }: {
   account: AccountMenuProps;
+  caps: AttachmentCaps;
   movedFrom: NodeId | null;
 }) {
   const actions = useSessionActions();
@@ -140,14 +152,21 @@ function ChatLayout({
   useEscapeKey(sidebarDrawer, () => setSidebarDrawer(false));
   // A chat started on the new-chat page: its first message is sent here, once. Refused (the
   // error banner says why), it is put back in the box rather than lost.
+  // The message's files (issue 24): the composer's chips; a drop anywhere on the chat pane
+  // adds to them.
+  const files = useAttachmentDraft(sessionId, caps);
+  const drop = useFileDrop(files.add);
   const send = actions.send;
   useEffect(() => {
     const first = takeFirstMessage(sessionId);
     if (!first) return;
-    void send(first).then((ok) => {
-      if (!ok) pageDrafts.restore(sessionId, first);
+    const attachments = first.attachments.map((a) => a.id);
+    void send(first.text, { attachments }).then((ok) => {
+      if (ok) return;
+      pageDrafts.restore(sessionId, first.text);
+      files.restore(first.attachments);
     });
-  }, [sessionId, send]);
+  }, [sessionId, send, files]);
 
   // One header row at every width (issue 21): what does not fit moves into the session
   // menu — Search, the theme and the account below 1360 px, and on a phone also Compact,
@@ -295,7 +314,8 @@ function ChatLayout({
             onClick={() => setSidebarDrawer(false)}
           />
         )}
-        <section className={cx("chat-pane", styles.chatPane)}>
+        <section className={cx("chat-pane", styles.chatPane)} {...drop.handlers}>
+          {drop.dragging && <DropCue />}
           {movedFrom !== null && <BranchSwitchBar from={movedFrom} />}
           <Transcript actions={actions} />
           {error && (
@@ -319,7 +339,7 @@ function ChatLayout({
             <div className="banner banner-notice">Sending to the other session…</div>
           )}
           <HeadBar actions={actions} />
-          <Composer actions={actions} />
+          <Composer actions={actions} files={files} caps={caps} />
         </section>
         {narrow && drawerOpen && (
           <div

@@ -1,21 +1,41 @@
 "use client";
 
 import { useState } from "react";
+import type { AttachmentCaps } from "@/lib/files/limits";
 import { selectStreaming, useSession } from "@/components/session/session-context";
 import { useDraft } from "./drafts";
+import type { AttachmentDraft } from "./attachment-draft";
+import { overTotal, sendBlocker, visionWarning } from "./attachment-checks";
+import { AttachButton, AttachmentTray } from "./attachment-tray";
+import { useModels } from "./model-catalogue";
+import { readsImages } from "./reads-images";
+import { useDraftFiles } from "./use-attachment-draft";
+import { filesOfPaste } from "./use-file-drop";
 import { useCompare } from "@/components/compare/compare-context";
 import { SeveralModels } from "./several-models";
 import { parseComposer, SLASH_HELP } from "./slash-command";
 import type { SessionActions } from "./use-session-actions";
 import { waitReason } from "./wait-reason";
+import { cx } from "@/components/ui/cx";
 import styles from "./composer.module.css";
 
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, `/` opens the commands. Its
  * draft is kept per session in local storage until sent (issue 21, `useDraft`): the server
- * renders an empty box; once hydrated the box shows the saved draft.
+ * renders an empty box; once hydrated the box shows the saved draft. Files join the message
+ * by the paperclip, a drop (on the whole chat pane, `useFileDrop`) or a pasted image, each
+ * uploaded at once and shown as a chip above the box (issue 24).
  */
-export function Composer({ actions }: { actions: SessionActions }) {
+export function Composer({
+  actions,
+  files: draftFiles,
+  caps,
+}: {
+  actions: SessionActions;
+  /** The message's files (the page's draft: a drop on the transcript lands there too). */
+  files: AttachmentDraft;
+  caps: AttachmentCaps;
+}) {
   const sessionId = useSession((s) => s.session.id);
   // Every edit is the draft; sending empties the box, which forgets it.
   const [text, setText] = useDraft(sessionId);
@@ -29,9 +49,17 @@ export function Composer({ actions }: { actions: SessionActions }) {
   const sessionModel = useSession((s) => s.session.meta.settings?.model);
   const [models, setModels] = useState<readonly string[]>([]);
   const compare = useCompare();
+  const files = useDraftFiles(draftFiles);
+  const settings = useSession((s) => s.session.meta.settings);
+  const catalogue = useModels();
+  const warning = visionWarning(files, {
+    reads: readsImages(model, settings, catalogue),
+    model: model.offline ? model.label : (models[0] ?? settings?.model ?? model.name),
+    offline: model.offline,
+  });
 
   const submit = async () => {
-    if (text.trim() === "") return;
+    if (text.trim() === "" && files.length === 0) return;
     // Enter while the turn is held says why nothing was sent; the draft stays in the box.
     if (wait !== null) {
       setNotice(wait);
@@ -42,17 +70,28 @@ export function Composer({ actions }: { actions: SessionActions }) {
       setError(cmd.message);
       return;
     }
+    // Files go with a message; a command leaves them in the draft.
+    const withFiles = cmd.kind === "message" && files.length > 0;
+    if (withFiles) {
+      const blocker = sendBlocker(files, caps);
+      if (blocker !== null) {
+        setNotice(blocker);
+        return;
+      }
+    } else if (text.trim() === "") return;
     const draft = text;
     // Cleared at once so the box is ready; put back if the server refused the request.
     setText("");
+    const taken = withFiles ? draftFiles.take() : [];
+    const ids = taken.flatMap((f) => (f.state.kind === "ready" ? [f.state.ref.id] : []));
     let ok = true;
     switch (cmd.kind) {
       case "message":
         if (models.length >= 2) {
-          const userId = await actions.sendToModels(cmd.text, models);
+          const userId = await actions.sendToModels(cmd.text, models, ids);
           ok = userId !== null;
           if (userId !== null) compare.openReplies(userId);
-        } else ok = await actions.send(cmd.text);
+        } else ok = await actions.send(cmd.text, { attachments: ids });
         break;
       case "compact":
         ok = await actions.compact();
@@ -68,6 +107,8 @@ export function Composer({ actions }: { actions: SessionActions }) {
         break;
     }
     if (!ok) setText((current) => (current === "" ? draft : current));
+    if (ok) draftFiles.sent(taken);
+    else draftFiles.putBack(taken);
   };
 
   const showHelp = text.startsWith("/") && !text.includes(" ");
@@ -78,7 +119,19 @@ export function Composer({ actions }: { actions: SessionActions }) {
         e.preventDefault();
         void submit();
       }}
+      onPaste={(e) => {
+        const pasted = filesOfPaste(e.clipboardData);
+        if (pasted.length === 0) return;
+        e.preventDefault();
+        draftFiles.add(pasted);
+      }}
     >
+      <AttachmentTray
+        files={files}
+        onRemove={draftFiles.remove}
+        blocker={overTotal(files, caps)}
+        warning={warning}
+      />
       {showHelp && (
         <ul className={styles.slashHelp} aria-label="Commands">
           {SLASH_HELP.filter((h) => h.usage.startsWith(text.split(" ")[0] ?? "")).map((h) => (
@@ -96,8 +149,9 @@ export function Composer({ actions }: { actions: SessionActions }) {
           Asking {models.join(", ")}
         </span>
       )}
+      <AttachButton onFiles={draftFiles.add} />
       <textarea
-        className="field"
+        className={cx("field", styles.box)}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
@@ -118,7 +172,7 @@ export function Composer({ actions }: { actions: SessionActions }) {
         <button
           type="submit"
           className="btn btn-primary"
-          disabled={wait !== null || text.trim() === ""}
+          disabled={wait !== null || (text.trim() === "" && files.length === 0)}
           title={wait ?? undefined}
         >
           Send

@@ -4,27 +4,51 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { newSessionAction } from "@/app/actions";
+import { deleteSessionAction } from "@/app/s/[id]/actions";
+import type { AttachmentCaps } from "@/lib/files/limits";
 import { AccountMenu, type AccountMenuProps } from "@/components/account/account-menu";
 import { SearchButton } from "@/components/search/search-launcher";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 import { cx } from "@/components/ui/cx";
 import { useEscapeKey } from "@/components/ui/use-escape-key";
 import { pageDrafts, useDraft } from "./drafts";
+import { overTotal, sendBlocker, visionWarning } from "./attachment-checks";
+import { AttachButton, AttachmentTray, DropCue } from "./attachment-tray";
 import { SessionsSidebar } from "./sessions-sidebar";
+import { uploaderFor } from "./upload-attachment";
+import { useAttachmentDraft, useDraftFiles } from "./use-attachment-draft";
+import { filesOfPaste, useFileDrop } from "./use-file-drop";
 import { useHeaderLayout } from "./use-narrow-screen";
-import { firstMessageKey, useNewChatShortcut, useSidebarPinned } from "./use-sidebar";
+import { handFirstMessage, useNewChatShortcut, useSidebarPinned } from "./use-sidebar";
 import styles from "./chat-app.module.css";
 import composer from "./composer.module.css";
 
 /** The new chat's draft is kept under this id until the chat exists. */
 const NEW = "new";
 
+/** The server's model as the new chat shows it, and whether it reads images. */
+export interface NewChatModel {
+  readonly label: string;
+  readonly offline: boolean;
+  readonly vision: boolean;
+}
+
 /**
  * A new chat (issue 21): nothing is written until its first message is sent — then the
  * session is created, the message handed to its page (session storage) and sent there, so
- * "New chat" leaves no empty session behind.
+ * "New chat" leaves no empty session behind. Its files are held in the page until then
+ * (there is no session to upload them to); one the server refuses deletes the session just
+ * made, and the chat stays unwritten with the file's chip saying why (issue 24).
  */
-export function NewChat({ account, model }: { account: AccountMenuProps; model: string }) {
+export function NewChat({
+  account,
+  model,
+  caps,
+}: {
+  account: AccountMenuProps;
+  model: NewChatModel;
+  caps: AttachmentCaps;
+}) {
   const router = useRouter();
   useNewChatShortcut();
   const layout = useHeaderLayout();
@@ -36,10 +60,23 @@ export function NewChat({ account, model }: { account: AccountMenuProps; model: 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEscapeKey(phone && drawer, () => setDrawer(false));
+  const draftFiles = useAttachmentDraft(null, caps);
+  const files = useDraftFiles(draftFiles);
+  const drop = useFileDrop(draftFiles.add);
+  const warning = visionWarning(files, {
+    reads: !model.offline && model.vision,
+    model: model.label,
+    offline: model.offline,
+  });
 
   const submit = async () => {
     const content = text;
-    if (busy || content.trim() === "") return;
+    if (busy || (content.trim() === "" && files.length === 0)) return;
+    const blocker = sendBlocker(files, caps);
+    if (blocker !== null) {
+      setError(blocker);
+      return;
+    }
     setBusy(true);
     setError(null);
     const created = await newSessionAction({});
@@ -48,14 +85,17 @@ export function NewChat({ account, model }: { account: AccountMenuProps; model: 
       setError(created.error.message);
       return;
     }
-    try {
-      window.sessionStorage.setItem(firstMessageKey(created.value.id), content);
-    } catch {
-      // No session storage: the message stays the new chat's draft instead.
-      pageDrafts.put(created.value.id, content);
+    const sessionId = created.value.id;
+    const attachments = await draftFiles.uploadHeld(uploaderFor(sessionId));
+    if (attachments === null) {
+      // A file was refused (its chip says why): the chat stays unwritten.
+      await deleteSessionAction(sessionId);
+      setBusy(false);
+      return;
     }
+    handFirstMessage(sessionId, { text: content, attachments });
     pageDrafts.put(NEW, "");
-    router.push(`/s/${created.value.id}`);
+    router.push(`/s/${sessionId}`);
   };
 
   return (
@@ -76,7 +116,7 @@ export function NewChat({ account, model }: { account: AccountMenuProps; model: 
         </Link>
         <h1 className={styles.title}>New chat</h1>
         <span className={cx("badge", styles.badge)} title="Model">
-          {model}
+          {model.label}
         </span>
         <span className={styles.notPhone}>
           <SearchButton compact />
@@ -93,7 +133,8 @@ export function NewChat({ account, model }: { account: AccountMenuProps; model: 
         {phone && drawer && (
           <div className={styles.backdrop} aria-hidden="true" onClick={() => setDrawer(false)} />
         )}
-        <section className={cx("chat-pane", styles.chatPane)}>
+        <section className={cx("chat-pane", styles.chatPane)} {...drop.handlers}>
+          {drop.dragging && <DropCue />}
           <p className={styles.newChatHint}>
             Send a message to start a new chat. Nothing is saved until you do.
           </p>
@@ -108,9 +149,22 @@ export function NewChat({ account, model }: { account: AccountMenuProps; model: 
               e.preventDefault();
               void submit();
             }}
+            onPaste={(e) => {
+              const pasted = filesOfPaste(e.clipboardData);
+              if (pasted.length === 0) return;
+              e.preventDefault();
+              draftFiles.add(pasted);
+            }}
           >
+            <AttachmentTray
+              files={files}
+              onRemove={draftFiles.remove}
+              blocker={overTotal(files, caps)}
+              warning={warning}
+            />
+            <AttachButton onFiles={draftFiles.add} disabled={busy} />
             <textarea
-              className="field"
+              className={cx("field", composer.box)}
               value={text}
               onChange={(e) => setText(e.target.value)}
               onKeyDown={(e) => {
@@ -123,7 +177,11 @@ export function NewChat({ account, model }: { account: AccountMenuProps; model: 
               aria-label="Message"
               rows={Math.min(8, Math.max(1, text.split("\n").length))}
             />
-            <button type="submit" className="btn btn-primary" disabled={busy || text.trim() === ""}>
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={busy || (text.trim() === "" && files.length === 0)}
+            >
               Send
             </button>
           </form>

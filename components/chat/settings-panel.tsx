@@ -14,7 +14,7 @@ interface ModelsAnswer {
 
 /**
  * Per-session settings (meta.settings): model, window, kept tail, auto-compaction, how
- * compaction keeps its summaries, tools.
+ * compaction keeps its summaries, tools, images.
  */
 export interface SettingsHandle {
   /** Opens the panel (from the session menu, when the header has no room for the button). */
@@ -40,6 +40,7 @@ export function SettingsPanel({
   const [keep, setKeep] = useState(settings.keepRecentTokens?.toString() ?? "");
   const [auto, setAuto] = useState(settings.autoCompact ?? true);
   const [tools, setTools] = useState(toolsChoice(settings.tools));
+  const [vision, setVision] = useState(toolsChoice(settings.vision));
   const [policy, setPolicy] = useState<SummaryPolicy>(settings.policy ?? "rolling-single");
 
   useEffect(() => {
@@ -57,6 +58,7 @@ export function SettingsPanel({
     setKeep(settings.keepRecentTokens?.toString() ?? "");
     setAuto(settings.autoCompact ?? true);
     setTools(toolsChoice(settings.tools));
+    setVision(toolsChoice(settings.vision));
     setPolicy(settings.policy ?? "rolling-single");
     setOpen(true);
   };
@@ -70,6 +72,7 @@ export function SettingsPanel({
       contextWindow: window.trim() ? Number(window) : null,
       keepRecentTokens: keep.trim() ? Number(keep) : null,
       tools: tools === "default" ? null : tools === "on",
+      vision: vision === "default" ? null : vision === "on",
       // The default needs no override; switching rewrites nothing (compaction.md §7).
       policy: policy === "rolling-single" ? null : policy,
     };
@@ -153,6 +156,18 @@ export function SettingsPanel({
               <option value="off">Off</option>
             </select>
           </label>
+          <label>
+            Images (send attached images to the model)
+            <select
+              value={vision}
+              onChange={(e) => setVision(e.target.value as ToolsChoice)}
+              disabled={defaults.offline}
+            >
+              <option value="default">As the model supports (default)</option>
+              <option value="on">On: the model reads images</option>
+              <option value="off">Off</option>
+            </select>
+          </label>
           <div className={styles.actions}>
             <button type="button" className="btn" onClick={() => setOpen(false)}>
               Cancel
@@ -167,6 +182,7 @@ export function SettingsPanel({
   );
 }
 
+/** A switch the session may override: the model's default, on or off (tools, images). */
 type ToolsChoice = "default" | "on" | "off";
 
 function toolsChoice(setting: boolean | undefined): ToolsChoice {

@@ -42,6 +42,15 @@ export interface TurnRequest {
   readonly model?: string;
   /** Several models at once (2–4): one reply each, HEAD on the first. */
   readonly models?: readonly string[];
+  /** Uploads sent with the message (their ids), issue 24. */
+  readonly attachments?: readonly string[];
+}
+
+/** What a new message carries besides its text. */
+export interface SendOptions {
+  readonly parentId?: NodeId;
+  /** Ids of uploads to send with it; a message may be only files. */
+  readonly attachments?: readonly string[];
 }
 
 /** A replay's choices (issue 22): another model, and whether summaries are expanded. */
@@ -152,15 +161,29 @@ export function useSessionActions() {
 
     return {
       catchUp,
-      send: (content: string, parentId?: NodeId) =>
-        turn({ mode: "send", content, ...(parentId ? { parentId } : {}) }),
+      send: (content: string, options: SendOptions = {}) =>
+        turn({
+          mode: "send",
+          content,
+          ...(options.parentId ? { parentId: options.parentId } : {}),
+          ...(options.attachments?.length ? { attachments: options.attachments } : {}),
+        }),
       /** A sibling reply; with `model`, written by that model for this one retry. */
       retry: (targetId: NodeId, model?: string) =>
         turn({ mode: "retry", targetId, ...(model ? { model } : {}) }),
       /** One message to several models; answers the user node's id once all replies ended. */
-      sendToModels: async (content: string, models: readonly string[]) => {
+      sendToModels: async (
+        content: string,
+        models: readonly string[],
+        attachments: readonly string[] = [],
+      ) => {
         const before = new Set(Object.keys(store.getState().nodes));
-        const ok = await turn({ mode: "send", content, models });
+        const ok = await turn({
+          mode: "send",
+          content,
+          models,
+          ...(attachments.length > 0 ? { attachments } : {}),
+        });
         if (!ok) return null;
         const s = store.getState();
         const user = Object.values(s.nodes).find(

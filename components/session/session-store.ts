@@ -17,6 +17,8 @@ export interface ModelInfo {
   readonly window: number;
   readonly keepRecentTokens: number;
   readonly notice: string | null;
+  /** Whether the server's model reads images, by the registry (issue 24). */
+  readonly vision: boolean;
 }
 
 /**

@@ -77,6 +77,12 @@ export default async function SessionPage({
         window: budget.window,
         keepRecentTokens: budget.keepRecentTokens,
         notice: session.meta.settings?.contextWindow ? null : (limits.notice ?? null),
+        // The server's model's, before the session's settings (the page applies those).
+        vision: lookupModel(description.model).vision,
+      }}
+      caps={{
+        maxAttachmentBytes: config.maxAttachmentBytes,
+        maxMessageAttachmentBytes: config.maxMessageAttachmentBytes,
       }}
       focusId={focusId}
       movedFrom={movedFrom}

@@ -124,6 +124,7 @@ const MODEL = {
   window: 8192,
   keepRecentTokens: 1000,
   notice: null,
+  vision: false,
 };
 
 function storeOf(nodes: readonly WireNode[], headId: string, source?: NodeSource) {

@@ -15,6 +15,7 @@ function readiness(l: Ledger, head: string, summary?: string) {
       window: 8192,
       keepRecentTokens: 100_000,
       notice: null,
+      vision: false,
     },
   });
   const s = store.getState();

@@ -42,6 +42,7 @@ function store(streamed: string) {
       window: 8192,
       keepRecentTokens: 1000,
       notice: null,
+      vision: false,
     },
   });
 }

@@ -57,6 +57,7 @@ function render(nodes: readonly WireNode[]): string {
         window: 8192,
         keepRecentTokens: 1000,
         notice: null,
+        vision: false,
       },
       children: createElement(Transcript, { actions }),
     }),
