@@ -2,7 +2,7 @@
 
 import { memo, useState } from "react";
 import type { NodeId } from "@/lib/engine/ids";
-import type { LedgerNode } from "@/lib/engine/types";
+import { attachmentsOf, type LedgerNode } from "@/lib/engine/types";
 import type { WireNode } from "@/lib/engine/wire-node";
 import { Markdown } from "./markdown";
 import { ToolCallCards } from "./tool-call-cards";
@@ -11,6 +11,7 @@ import { costOf, entryOf, formatCost, useModels } from "./model-catalogue";
 import { cx } from "@/components/ui/cx";
 import { usageText } from "./usage-text";
 import { ReplayForm } from "./replay-form";
+import { MessageFiles } from "./message-files";
 import type { ReplayRequest } from "./use-session-actions";
 import styles from "./message-view.module.css";
 
@@ -62,6 +63,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
   // A skeleton holds only the card label, not the message: it shows as loading ([R123]).
   const skeleton = node.partial === "skeleton";
   const usage = node.kind === "assistant" ? usageText(node.metadata.usage) : null;
+  const files = attachmentsOf(node);
 
   const classes = cx(
     "msg",
@@ -167,6 +169,11 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
             props.onEdit(node.id, draft);
           }}
         >
+          {files.length > 0 && (
+            <p className={styles.editNote}>
+              An edit carries text only: the new version is sent without this message&apos;s files.
+            </p>
+          )}
           <textarea
             className="field"
             value={draft}
@@ -194,7 +201,12 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
           <ToolCallCards caller={node} onCheckout={props.onCheckout} />
         </>
       ) : node.kind === "user" ? (
-        <div className={cx("msg-body", styles.plain)}>{node.content}</div>
+        <>
+          <MessageFiles sessionId={node.sessionId} files={files} />
+          {(node.content !== "" || files.length === 0) && (
+            <div className={cx("msg-body", styles.plain)}>{node.content}</div>
+          )}
+        </>
       ) : node.kind === "tool" ? (
         <details className={styles.tool}>
           <summary>Result ({node.content.length.toLocaleString("en")} characters)</summary>

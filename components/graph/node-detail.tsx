@@ -7,6 +7,8 @@ import type { NodeId } from "@/lib/engine/ids";
 import { isSideLeafKind } from "@/lib/engine/side-leaf";
 import { auditText, capsuleTitle, savingText } from "./card-text";
 import { usageText } from "@/components/chat/usage-text";
+import { MessageFiles } from "@/components/chat/message-files";
+import { attachmentsOf } from "@/lib/engine/types";
 import { useSessionActions } from "@/components/chat/use-session-actions";
 import p from "./panel.module.css";
 import { ReadList } from "./read-list";
@@ -112,6 +114,7 @@ export function NodeDetail(props: NodeDetailProps) {
   const read = row.kind === "assistant" || row.kind === "summary";
   const model = typeof row.metadata.model === "string" ? row.metadata.model : null;
   const usage = row.kind === "assistant" ? usageText(row.metadata.usage) : null;
+  const files = attachmentsOf(row);
   return (
     <section className={p.detail} aria-label="Selected node">
       <header className={p.detailHead}>
@@ -200,9 +203,12 @@ export function NodeDetail(props: NodeDetailProps) {
           </p>
         )}
         {partial === "skeleton" && <p className={p.note}>Loading the whole text…</p>}
-        <pre className={p.content} aria-busy={partial !== undefined}>
-          {row.content === "" ? "(empty)" : row.content}
-        </pre>
+        <MessageFiles sessionId={row.sessionId} files={files} />
+        {(row.content !== "" || files.length === 0) && (
+          <pre className={p.content} aria-busy={partial !== undefined}>
+            {row.content === "" ? "(empty)" : row.content}
+          </pre>
+        )}
         {read && row.reads.length > 0 && (
           <details className={p.disclosure} open>
             <summary>
