@@ -1,9 +1,12 @@
-import type { LedgerNode } from "@/lib/engine/types";
+import { attachmentsOf, type LedgerNode } from "@/lib/engine/types";
 import { firstLine } from "@/lib/engine/wire-node";
 
 // The label rule is the engine's: a skeleton node's content is exactly this line.
 
-/** What a card says about a node: its first line, or what it did when it said nothing. */
+/**
+ * What a card says about a node: its first line, or what it did when it said nothing (the
+ * tools it called, the files a message of only files sent).
+ */
 export function cardText(node: LedgerNode): string {
   const line = firstLine(node.content);
   if (line !== "") return line;
@@ -11,6 +14,8 @@ export function cardText(node: LedgerNode): string {
   if (calls !== undefined && calls.length > 0) {
     return calls.map((call) => `→ ${call.name}()`).join(" ");
   }
+  const files = attachmentsOf(node);
+  if (files.length > 0) return firstLine(files.map((f) => f.name).join(", "));
   if (node.status === "streaming") return "…";
   return "(empty)";
 }

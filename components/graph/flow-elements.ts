@@ -1,5 +1,6 @@
 import type { GraphRow, GraphView } from "@/lib/engine/build-graph";
 import type { NodeId } from "@/lib/engine/ids";
+import { attachmentsOf } from "@/lib/engine/types";
 import type { ProvenanceMarks } from "@/lib/engine/provenance-marks";
 import { cardText } from "./card-text";
 import { firstLine } from "@/lib/engine/wire-node";
@@ -67,6 +68,7 @@ export function turnNode(card: DrawNode, position: Point, ctx: ElementContext): 
       spawned: row.callerId !== null && row.kind !== "tool",
       covered: card.covered,
       glow: glowOf(row.id, ctx.marks),
+      attachments: attachmentsOf(row).length,
     },
   };
 }

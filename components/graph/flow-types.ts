@@ -32,6 +32,8 @@ export type TurnData = {
   /** Drawn inside an expanded capsule's frame. */
   readonly covered: boolean;
   readonly glow: Glow;
+  /** Files sent with the message (a paperclip mark when any). */
+  readonly attachments: number;
 };
 
 /** A raw-context port on the capsule's bottom edge, at the fork's position in the segment. */

@@ -2,11 +2,19 @@ import type { GraphRow } from "@/lib/engine/build-graph";
 import type { NodeMetadata } from "@/lib/engine/types";
 import { firstLine } from "@/lib/engine/wire-node";
 
-/** What a card reads of a node's metadata: the tool calls' names (cardText). */
+/**
+ * What a card reads of a node's metadata: the tool calls' names (cardText) and the files
+ * sent with a message (its paperclip mark; a few short records each).
+ */
 function slimMetadata(metadata: NodeMetadata): NodeMetadata {
   const calls = metadata.tool_calls;
-  if (calls === undefined || calls.length === 0) return {};
-  return { tool_calls: calls.map((call) => ({ id: call.id, name: call.name, arguments: "" })) };
+  const files = metadata.attachments;
+  return {
+    ...(calls !== undefined && calls.length > 0
+      ? { tool_calls: calls.map((call) => ({ id: call.id, name: call.name, arguments: "" })) }
+      : {}),
+    ...(files !== undefined && files.length > 0 ? { attachments: files } : {}),
+  };
 }
 
 /**

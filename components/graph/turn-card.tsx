@@ -3,6 +3,7 @@
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import type { NodeKind, NodeStatus } from "@/lib/engine/types";
+import { PaperclipIcon } from "@/components/ui/file-icons";
 import { useSession } from "@/components/session/session-context";
 import type { TurnNode } from "./flow-node-types";
 import { HANDLE } from "./flow-types";
@@ -58,7 +59,12 @@ function ForkIcon() {
 export const HEAD_TITLE =
   "HEAD — where you are: the transcript shows this branch, and your next message continues from here";
 
-/** One conversation node: role, first line, status, fork badge, HEAD. */
+/** "1 attachment", "3 attachments": the paperclip mark's name. */
+export function attachmentsLabel(count: number): string {
+  return `${count} ${count === 1 ? "attachment" : "attachments"}`;
+}
+
+/** One conversation node: role, first line, status, attachments, fork badge, HEAD. */
 function TurnCardView({ id, data }: NodeProps<TurnNode>) {
   const selected = useSession((st) => st.selectedId === id);
   return (
@@ -84,6 +90,17 @@ function TurnCardView({ id, data }: NodeProps<TurnNode>) {
         </span>
         <span className={s.tags}>
           <StatusMark status={data.status} />
+          {data.attachments > 0 && (
+            <span
+              className={cx(s.tag, s.fileTag)}
+              role="img"
+              aria-label={attachmentsLabel(data.attachments)}
+              title={`Sent with ${attachmentsLabel(data.attachments)}`}
+            >
+              <PaperclipIcon size={10} className={s.fileIcon} />
+              {data.attachments > 1 ? data.attachments : null}
+            </span>
+          )}
           {data.covered && (
             <span
               className={cx(s.tag, s.originalTag)}
