@@ -55,12 +55,12 @@ export default defineConfig({
       // The agent loop and rendered replies against a scripted OpenAI-protocol server, in
       // single-user mode.
       name: "agent",
-      testMatch: /(agent|markdown|reading|models|replay)\.spec\.ts/,
+      testMatch: /(agent|markdown|reading|models|replay|attachments)\.spec\.ts/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${AGENT_PORT}` },
     },
     {
       name: "debian-chromium",
-      testIgnore: /(accounts|agent|markdown|reading|models|replay)\.spec\.ts/,
+      testIgnore: /(accounts|agent|markdown|reading|models|replay|attachments)\.spec\.ts/,
       dependencies: ["accounts"],
       use: { ...chromium, storageState: ADMIN_STATE },
     },
@@ -93,6 +93,8 @@ export default defineConfig({
         SPINDLE_AUTH: "off",
         OPENAI_BASE_URL: `${FAKE_OPENAI_URL}/v1`,
         SPINDLE_MODEL: "spindle-test-model",
+        // Under the 10 MiB default, so the attachment flow sees the page follow the server.
+        SPINDLE_MAX_ATTACHMENT_BYTES: "1000000",
       },
       url: `http://127.0.0.1:${AGENT_PORT}/api/health`,
       reuseExistingServer: false,

@@ -44,6 +44,35 @@ test("[R112] accessibility: home, session, settings and search pass axe in both 
   }
 });
 
+/** A 1×1 PNG: an image the offline model cannot read, so its warning shows. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+test("[R112] [R281] [R282] the composer's files — chips, a refused file's reason, the no-vision warning — pass axe in both themes", async ({
+  page,
+}) => {
+  test.slow();
+  await newSession(page, "Accessible files");
+  // The graph draws once the page has hydrated: the file input listens from then on.
+  await expect(page.locator(".react-flow__node").first()).toBeVisible();
+  await page.locator('input[type="file"]').setInputFiles([
+    { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("some notes\n") },
+    { name: "dot.png", mimeType: "image/png", buffer: PNG },
+    { name: "raw.bin", mimeType: "application/octet-stream", buffer: Buffer.from([0, 1, 0, 2]) },
+  ]);
+  const chips = page.getByRole("list", { name: "Attached files" });
+  await expect(chips.locator('[data-status="ready"]')).toHaveCount(2);
+  await expect(chips.locator('[data-status="refused"]')).toHaveCount(1);
+  await expect(page.getByText("offline model cannot read images (dot.png)")).toBeVisible();
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+    await expectAccessible(page, `composer with files (${theme})`);
+  }
+});
+
 test("[R112] narrow screens: the graph is a drawer and the transcript takes the width", async ({
   page,
 }) => {
