@@ -1,17 +1,8 @@
 import { expect, test } from "./support/test";
-import { FAKE_OPENAI_URL } from "./support/servers";
+import { scriptBehaviours } from "./support/scripted";
 import { newSession } from "./support/session";
 
-/** Scripts the next replies of the OpenAI-protocol test server. */
-async function script(...behaviours: unknown[]) {
-  await fetch(`${FAKE_OPENAI_URL}/_control/reset`, { method: "POST" });
-  const res = await fetch(`${FAKE_OPENAI_URL}/_control/enqueue`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ behaviours }),
-  });
-  expect(res.ok).toBe(true);
-}
+const script = (...behaviours: unknown[]) => scriptBehaviours(behaviours);
 
 test("agent: the model calls task; the sub-agent card shows, then the answer; its branch opens", async ({
   page,

@@ -1,5 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
+import { scriptReplies as script } from "./support/scripted";
 import { expectAccessible } from "./support/axe";
 import { FAKE_OPENAI_URL } from "./support/servers";
 import { saveScreenshot } from "./support/screenshots";
@@ -17,17 +18,6 @@ import { newSession } from "./support/session";
 interface Recorded {
   path: string;
   body?: { messages?: { role: string; content: unknown }[] };
-}
-
-/** Scripts the next replies of the test server (its requests are forgotten). */
-async function script(...texts: string[]): Promise<void> {
-  await fetch(`${FAKE_OPENAI_URL}/_control/reset`, { method: "POST" });
-  const res = await fetch(`${FAKE_OPENAI_URL}/_control/enqueue`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ behaviours: texts.map((text) => ({ kind: "reply", text })) }),
-  });
-  expect(res.ok).toBe(true);
 }
 
 /** The chat requests the scripted server received, oldest first. */

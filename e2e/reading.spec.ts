@@ -1,22 +1,12 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
+import { scriptBehaviours as script } from "./support/scripted";
 import { expectAccessible } from "./support/axe";
-import { FAKE_OPENAI_URL } from "./support/servers";
 import { saveScreenshot } from "./support/screenshots";
 import { newSession } from "./support/session";
 
 // Reading long chats (issue 21), against the scripted OpenAI-protocol server: a reply long
 // enough to scroll, one that keeps streaming until stopped, and math.
-
-async function script(behaviours: readonly unknown[]): Promise<void> {
-  await fetch(`${FAKE_OPENAI_URL}/_control/reset`, { method: "POST" });
-  const res = await fetch(`${FAKE_OPENAI_URL}/_control/enqueue`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ behaviours }),
-  });
-  expect(res.ok).toBe(true);
-}
 
 const LONG = Array.from(
   { length: 40 },

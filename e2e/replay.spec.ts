@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { FAKE_OPENAI_URL } from "./support/servers";
+import { scriptReplies as script } from "./support/scripted";
 import { saveScreenshot } from "./support/screenshots";
 import { newSession } from "./support/session";
 
@@ -9,17 +9,6 @@ import { newSession } from "./support/session";
  * seen beside the original with its diff marks; one message asked of two models at once,
  * continued from the second.
  */
-
-/** Scripts the next replies of the test server, in the order requests arrive. */
-async function script(...texts: string[]) {
-  await fetch(`${FAKE_OPENAI_URL}/_control/reset`, { method: "POST" });
-  const res = await fetch(`${FAKE_OPENAI_URL}/_control/enqueue`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ behaviours: texts.map((text) => ({ kind: "reply", text })) }),
-  });
-  expect(res.ok).toBe(true);
-}
 
 async function sendAndWait(page: Page, text: string) {
   const box = page.getByRole("textbox", { name: "Message" });
