@@ -10,7 +10,7 @@ import { AttachButton, AttachmentTray } from "./attachment-tray";
 import { useModels } from "./model-catalogue";
 import { readsImages } from "./reads-images";
 import { useDraftFiles } from "./use-attachment-draft";
-import { filesOfPaste } from "./use-file-drop";
+import { pasteFiles } from "./use-file-drop";
 import { useCompare } from "@/components/compare/compare-context";
 import { SeveralModels } from "./several-models";
 import { parseComposer, SLASH_HELP } from "./slash-command";
@@ -119,12 +119,7 @@ export function Composer({
         e.preventDefault();
         void submit();
       }}
-      onPaste={(e) => {
-        const pasted = filesOfPaste(e.clipboardData);
-        if (pasted.length === 0) return;
-        e.preventDefault();
-        draftFiles.add(pasted);
-      }}
+      onPaste={pasteFiles(draftFiles.add)}
     >
       <AttachmentTray
         files={files}

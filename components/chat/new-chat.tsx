@@ -17,7 +17,7 @@ import { AttachButton, AttachmentTray, DropCue } from "./attachment-tray";
 import { SessionsSidebar } from "./sessions-sidebar";
 import { uploaderFor } from "./upload-attachment";
 import { useAttachmentDraft, useDraftFiles } from "./use-attachment-draft";
-import { filesOfPaste, useFileDrop } from "./use-file-drop";
+import { pasteFiles, useFileDrop } from "./use-file-drop";
 import { useHeaderLayout } from "./use-narrow-screen";
 import { handFirstMessage, useNewChatShortcut, useSidebarPinned } from "./use-sidebar";
 import styles from "./chat-app.module.css";
@@ -149,12 +149,7 @@ export function NewChat({
               e.preventDefault();
               void submit();
             }}
-            onPaste={(e) => {
-              const pasted = filesOfPaste(e.clipboardData);
-              if (pasted.length === 0) return;
-              e.preventDefault();
-              draftFiles.add(pasted);
-            }}
+            onPaste={pasteFiles(draftFiles.add)}
           >
             <AttachmentTray
               files={files}

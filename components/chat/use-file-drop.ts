@@ -68,3 +68,13 @@ export function filesOfPaste(data: DataTransfer | null): File[] {
   if (!data || Array.from(data.types).includes("text/plain")) return [];
   return Array.from(data.files);
 }
+
+/** A message box's `onPaste`: pasted files go to `onFiles` instead of into the text. */
+export function pasteFiles(onFiles: (files: File[]) => void) {
+  return (e: { readonly clipboardData: DataTransfer | null; preventDefault(): void }) => {
+    const pasted = filesOfPaste(e.clipboardData);
+    if (pasted.length === 0) return;
+    e.preventDefault();
+    onFiles(pasted);
+  };
+}
