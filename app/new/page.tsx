@@ -2,6 +2,7 @@ import { NewChat } from "@/components/chat/new-chat";
 import { lookupModel } from "@/lib/llm/model-registry";
 import { services } from "@/lib/server/services";
 import { requireViewer } from "@/lib/server/page-auth";
+import { attachmentCapsOf } from "@/lib/files/limits";
 
 export const dynamic = "force-dynamic";
 
@@ -22,10 +23,7 @@ export default async function NewChatPage() {
         offline: description.kind === "offline",
         vision: lookupModel(description.model).vision,
       }}
-      caps={{
-        maxAttachmentBytes: config.maxAttachmentBytes,
-        maxMessageAttachmentBytes: config.maxMessageAttachmentBytes,
-      }}
+      caps={attachmentCapsOf(config)}
     />
   );
 }

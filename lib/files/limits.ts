@@ -23,6 +23,17 @@ export const DEFAULT_ATTACHMENT_CAPS: AttachmentCaps = {
 };
 
 /**
+ * The caps alone, picked out of a larger object (the server's configuration): what a page
+ * hands the browser, which must never receive the rest of the configuration.
+ */
+export function attachmentCapsOf(from: AttachmentCaps): AttachmentCaps {
+  return {
+    maxAttachmentBytes: from.maxAttachmentBytes,
+    maxMessageAttachmentBytes: from.maxMessageAttachmentBytes,
+  };
+}
+
+/**
  * The limits a PDF is read under (R278): past any of them the upload is `pdf_too_large`
  * (422) and nothing is written. The reading runs in a worker thread that is terminated when
  * it passes the time or the memory limit, so a PDF bomb costs at most that much.

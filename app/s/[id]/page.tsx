@@ -7,6 +7,7 @@ import { lookupModel } from "@/lib/llm/model-registry";
 import { services } from "@/lib/server/services";
 import { requireViewer } from "@/lib/server/page-auth";
 import type { Workspace } from "@/lib/dispatcher/workspace";
+import { attachmentCapsOf } from "@/lib/files/limits";
 
 export const dynamic = "force-dynamic";
 
@@ -80,10 +81,7 @@ export default async function SessionPage({
         // The server's model's, before the session's settings (the page applies those).
         vision: lookupModel(description.model).vision,
       }}
-      caps={{
-        maxAttachmentBytes: config.maxAttachmentBytes,
-        maxMessageAttachmentBytes: config.maxMessageAttachmentBytes,
-      }}
+      caps={attachmentCapsOf(config)}
       focusId={focusId}
       movedFrom={movedFrom}
     />
