@@ -19,7 +19,8 @@ export interface DraftFacts {
   readonly size: number;
   /** An image by its judged type once uploaded, by its claimed type before. */
   readonly image: boolean;
-  readonly status: "held" | "uploading" | "ready" | "refused";
+  /** Where the file is: held (no session yet), uploading, ready, or refused. */
+  readonly state: { readonly kind: "held" | "uploading" | "ready" | "refused" };
 }
 
 /** Whether a type is one of the images a model may be sent (and a browser may show). */
@@ -49,10 +50,10 @@ export function refuseFile(
  * files that together weigh more than one message may carry.
  */
 export function sendBlocker(files: readonly DraftFacts[], caps: AttachmentCaps): string | null {
-  if (files.some((f) => f.status === "uploading")) {
+  if (files.some((f) => f.state.kind === "uploading")) {
     return "Wait until the files are uploaded.";
   }
-  const refused = files.filter((f) => f.status === "refused");
+  const refused = files.filter((f) => f.state.kind === "refused");
   if (refused.length > 0) {
     return `Remove ${refused.map((f) => f.name).join(", ")} first: ${refused.length === 1 ? "it cannot" : "they cannot"} be sent.`;
   }
@@ -61,7 +62,7 @@ export function sendBlocker(files: readonly DraftFacts[], caps: AttachmentCaps):
 
 /** The draft's files together weigh more than one message may carry: the message, or null. */
 export function overTotal(files: readonly DraftFacts[], caps: AttachmentCaps): string | null {
-  const total = files.filter((f) => f.status !== "refused").reduce((sum, f) => sum + f.size, 0);
+  const total = files.filter((f) => f.state.kind !== "refused").reduce((sum, f) => sum + f.size, 0);
   if (total <= caps.maxMessageAttachmentBytes) return null;
   return `Together these files are ${formatBytes(total)}; one message may carry at most ${formatBytes(caps.maxMessageAttachmentBytes)}.`;
 }
@@ -76,7 +77,7 @@ export function visionWarning(
   vision: { readonly reads: boolean | null; readonly model: string; readonly offline: boolean },
 ): string | null {
   if (vision.reads !== false) return null;
-  const images = files.filter((f) => f.image && f.status !== "refused");
+  const images = files.filter((f) => f.image && f.state.kind !== "refused");
   if (images.length === 0) return null;
   const which = `${images.length === 1 ? "it" : "them"}`;
   const names = images.map((f) => f.name).join(", ");

@@ -90,12 +90,11 @@ export function createAttachmentDraft(deps: DraftDeps): AttachmentDraft {
             ? {
                 ...item,
                 state,
-                status: state.kind,
                 name: ref.name,
                 type: ref.mime,
                 image: imageOf(ref),
               }
-            : { ...item, state, status: state.kind },
+            : { ...item, state },
       ),
     );
   const releaseAll = (list: readonly DraftAttachment[]) => {
@@ -152,7 +151,6 @@ export function createAttachmentDraft(deps: DraftDeps): AttachmentDraft {
           file,
           preview: image && !refusal ? deps.preview(file) : null,
           state,
-          status: state.kind,
         });
       }
       set([...items, ...added]);
@@ -193,7 +191,6 @@ export function createAttachmentDraft(deps: DraftDeps): AttachmentDraft {
             file: null,
             preview: imageOf(ref) ? deps.previewOf(ref) : null,
             state,
-            status: state.kind,
           };
         }),
         ...items,

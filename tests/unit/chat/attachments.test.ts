@@ -31,7 +31,7 @@ const facts = (name: string, size: number, extra: Partial<DraftFacts> = {}): Dra
   name,
   size,
   image: false,
-  status: "ready",
+  state: { kind: "ready" },
   ...extra,
 });
 
@@ -100,12 +100,15 @@ describe("[R281] the page's checks before an upload and before a send", () => {
 
   it("[R281] holds the send while a file uploads, a refused file remains, or the files together pass the message cap", () => {
     expect(sendBlocker([facts("a", 10)], CAPS)).toBeNull();
-    expect(sendBlocker([facts("a", 10, { status: "uploading" })], CAPS)).toBe(
+    expect(sendBlocker([facts("a", 10, { state: { kind: "uploading" } })], CAPS)).toBe(
       "Wait until the files are uploaded.",
     );
     expect(
       sendBlocker(
-        [facts("a", 10, { status: "refused" }), facts("b", 1, { status: "refused" })],
+        [
+          facts("a", 10, { state: { kind: "refused" } }),
+          facts("b", 1, { state: { kind: "refused" } }),
+        ],
         CAPS,
       ),
     ).toBe("Remove a, b first: they cannot be sent.");
@@ -115,7 +118,9 @@ describe("[R281] the page's checks before an upload and before a send", () => {
     );
     expect(sendBlocker(heavy, CAPS)).toBe(overTotal(heavy, CAPS));
     // A refused file is not sent, so it does not count towards the message's total.
-    expect(overTotal([facts("a", 800), facts("b", 800, { status: "refused" })], CAPS)).toBeNull();
+    expect(
+      overTotal([facts("a", 800), facts("b", 800, { state: { kind: "refused" } })], CAPS),
+    ).toBeNull();
   });
 });
 
