@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { scriptReplies as script } from "./support/scripted";
+import { scriptBehaviours, scriptReplies as script } from "./support/scripted";
 import { saveScreenshot } from "./support/screenshots";
 import { newSession } from "./support/session";
 
@@ -59,26 +59,40 @@ test("[R235] replay: a reply replayed on another model shows beside the original
 test("[R237] several models: one message asked of two models, continued from the second", async ({
   page,
 }, testInfo) => {
+  // Two turns, two slow streams and four screenshots.
+  test.slow();
   await newSession(page, "E2E several models");
   await script("Hello there.", "The title");
   await sendAndWait(page, "Hello");
 
-  await page.getByRole("button", { name: "Ask several models" }).click();
+  // From the header's model picker: this chat's model starts ticked, one more is added.
+  await page.getByRole("button", { name: /^Model: spindle-test-model/ }).click();
+  await saveScreenshot(page, testInfo, "model-picker-ask-several");
+  await page.getByRole("button", { name: "Ask several models…" }).click();
   const picker = page.getByRole("group", { name: "Models to ask" });
-  await picker.getByLabel("spindle-test-model").check();
+  await expect(picker.getByLabel("spindle-test-model")).toBeChecked();
+  await expect(picker.getByLabel("spindle-test-model")).toBeFocused();
   await picker.getByLabel("spindle-other-model").check();
   await picker.getByRole("button", { name: "Done" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Asking" })).toContainText(
     "spindle-test-model, spindle-other-model",
   );
 
-  await script(
-    "Blue, because the sky over Lisbon is blue in June.",
-    "Green, because the hills of Sintra are green in June.",
+  // Slow replies: the two columns open at send and fill in while both stream.
+  await scriptBehaviours(
+    [
+      "Blue, because the sky over Lisbon is blue in June.",
+      "Green, because the hills of Sintra are green in June.",
+    ].map((text) => ({ kind: "reply", text, chunkDelayMs: 500 })),
   );
-  await sendAndWait(page, "Name a colour and say why.");
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Name a colour and say why.");
+  await box.press("Enter");
   const dialog = page.getByRole("dialog", { name: "Replies side by side" });
-  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText("streaming…")).toHaveCount(2);
+  await saveScreenshot(page, testInfo, "several-models-streaming");
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+  await expect(dialog.getByText("streaming…")).toHaveCount(0);
   const cells = dialog.locator("article[data-node-id]");
   await expect(cells).toHaveCount(2);
   await expect(dialog.locator("ins, del").first()).toBeVisible();

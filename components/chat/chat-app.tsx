@@ -29,6 +29,7 @@ import { BranchSwitchBar } from "./branch-switch-bar";
 import { SettingsPanel, type SettingsHandle } from "./settings-panel";
 import { ContextMeter } from "./context-meter";
 import { ModelPicker } from "./model-picker";
+import { useSeveralModels } from "./several-models";
 import { loadModels } from "./model-catalogue";
 import { Transcript } from "./transcript";
 import { useSessionActions } from "./use-session-actions";
@@ -95,6 +96,7 @@ function ChatLayout({
 }) {
   const actions = useSessionActions();
   useSessionEvents(actions.catchUp);
+  const several = useSeveralModels();
   const title = useSession((s) => s.session.title);
   const sessionId = useSession((s) => s.session.id);
   const headId = useSession((s) => s.session.headId);
@@ -263,6 +265,16 @@ function ChatLayout({
           heading="Model for this session's next turns"
           current={sessionModel ?? null}
           onPick={(name) => void actions.setModel(name)}
+          {...(model.offline
+            ? {}
+            : {
+                more: {
+                  label: "Ask several models…",
+                  title:
+                    "Send the next message to several models at once and see their replies side by side",
+                  run: () => several.show(sessionModel ?? model.name),
+                },
+              })}
         />
         {model.notice && (
           <span
@@ -339,7 +351,7 @@ function ChatLayout({
             <div className="banner banner-notice">Sending to the other session…</div>
           )}
           <HeadBar actions={actions} />
-          <Composer actions={actions} files={files} caps={caps} />
+          <Composer actions={actions} files={files} caps={caps} several={several} />
         </section>
         {narrow && drawerOpen && (
           <div

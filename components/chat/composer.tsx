@@ -1,6 +1,5 @@
 "use client";
 
-import { useState } from "react";
 import type { AttachmentCaps } from "@/lib/files/limits";
 import { selectStreaming, useSession } from "@/components/session/session-context";
 import { useDraft } from "./drafts";
@@ -12,7 +11,7 @@ import { readsImages } from "./reads-images";
 import { useDraftFiles } from "./use-attachment-draft";
 import { pasteFiles } from "./use-file-drop";
 import { useCompare } from "@/components/compare/compare-context";
-import { SeveralModels } from "./several-models";
+import { SeveralModels, type SeveralModelsState } from "./several-models";
 import { parseComposer, SLASH_HELP } from "./slash-command";
 import type { SessionActions } from "./use-session-actions";
 import { waitReason } from "./wait-reason";
@@ -30,8 +29,11 @@ export function Composer({
   actions,
   files: draftFiles,
   caps,
+  several,
 }: {
   actions: SessionActions;
+  /** The models the next message goes to (the page's: the header's picker opens them too). */
+  several: SeveralModelsState;
   /** The message's files (the page's draft: a drop on the transcript lands there too). */
   files: AttachmentDraft;
   caps: AttachmentCaps;
@@ -47,7 +49,7 @@ export function Composer({
   const wait = waitReason(busy, streaming);
   const model = useSession((s) => s.model);
   const sessionModel = useSession((s) => s.session.meta.settings?.model);
-  const [models, setModels] = useState<readonly string[]>([]);
+  const models = several.chosen;
   const compare = useCompare();
   const files = useDraftFiles(draftFiles);
   const settings = useSession((s) => s.session.meta.settings);
@@ -88,9 +90,11 @@ export function Composer({
     switch (cmd.kind) {
       case "message":
         if (models.length >= 2) {
-          const userId = await actions.sendToModels(cmd.text, models, ids);
-          ok = userId !== null;
-          if (userId !== null) compare.openReplies(userId);
+          // The replies open side by side as soon as the message is written and fill in
+          // as they stream.
+          ok = await actions.sendToModels(cmd.text, models, ids, (userId) =>
+            compare.openReplies(userId),
+          );
         } else ok = await actions.send(cmd.text, { attachments: ids });
         break;
       case "compact":
@@ -136,9 +140,7 @@ export function Composer({
           ))}
         </ul>
       )}
-      {!model.offline && (
-        <SeveralModels chosen={models} onChange={setModels} current={sessionModel ?? model.name} />
-      )}
+      {!model.offline && <SeveralModels state={several} current={sessionModel ?? model.name} />}
       {models.length >= 2 && (
         <span className={styles.asking} role="status">
           Asking {models.join(", ")}

@@ -19,6 +19,8 @@ export interface ModelPickerProps {
   readonly current: string | null;
   readonly disabled?: boolean;
   readonly onPick: (model: string) => void;
+  /** A further action under the list (the header's "Ask several models…"). */
+  readonly more?: { readonly label: string; readonly title: string; readonly run: () => void };
 }
 
 /**
@@ -149,6 +151,19 @@ export function ModelPicker(props: ModelPickerProps) {
                 <li className={styles.note}>No models listed.</li>
               )}
             </ul>
+            {props.more && (
+              <button
+                type="button"
+                className={styles.more}
+                title={props.more.title}
+                onClick={() => {
+                  setOpen(false);
+                  props.more?.run();
+                }}
+              >
+                {props.more.label}
+              </button>
+            )}
           </div>
         </FloatingPortal>
       )}

@@ -1,49 +1,86 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useModelNames } from "./use-model-names";
 import styles from "./composer.module.css";
 
 /** At most this many models answer one message (the API's limit). */
 export const MAX_MODELS = 4;
 
+/** The models the next message goes to, and whether their panel is open. */
+export interface SeveralModelsState {
+  readonly chosen: readonly string[];
+  readonly setChosen: (models: readonly string[]) => void;
+  readonly open: boolean;
+  /** Opens the panel; with nothing chosen yet, `current` (this chat's model) starts ticked. */
+  readonly show: (current: string) => void;
+  readonly hide: () => void;
+}
+
+/**
+ * Held by the chat page, so the header's model picker ("Ask several models…") and the
+ * composer's button open the same panel.
+ */
+export function useSeveralModels(): SeveralModelsState {
+  const [chosen, setChosen] = useState<readonly string[]>([]);
+  const [open, setOpen] = useState(false);
+  return useMemo(
+    () => ({
+      chosen,
+      setChosen,
+      open,
+      show: (current: string) => {
+        setOpen(true);
+        if (current !== "") setChosen((c) => (c.length === 0 ? [current] : c));
+      },
+      hide: () => setOpen(false),
+    }),
+    [chosen, open],
+  );
+}
+
 /**
  * "Ask several models" (issue 22): the models the next message goes to, picked from the
  * provider's list or typed. With two or more, the message is answered by each, side by side.
  */
 export function SeveralModels(props: {
-  readonly chosen: readonly string[];
-  readonly onChange: (models: readonly string[]) => void;
+  readonly state: SeveralModelsState;
   readonly current: string;
 }) {
-  const [open, setOpen] = useState(false);
+  const { chosen, open } = props.state;
+  const onChange = props.state.setChosen;
+  const panel = useRef<HTMLFieldSetElement>(null);
+  // Opened from the header too: the panel comes into view with its first box focused.
+  useEffect(() => {
+    if (!open) return;
+    panel.current?.scrollIntoView({ block: "nearest" });
+    panel.current?.querySelector<HTMLInputElement>("input")?.focus();
+  }, [open]);
   const [typed, setTyped] = useState("");
   const listed = useModelNames(open);
-  const names = [...new Set([props.current, ...listed, ...props.chosen])].filter((n) => n);
+  const names = [...new Set([props.current, ...listed, ...chosen])].filter((n) => n);
   const toggle = (name: string, on: boolean) =>
-    props.onChange(
-      on ? [...props.chosen, name].slice(0, MAX_MODELS) : props.chosen.filter((n) => n !== name),
-    );
+    onChange(on ? [...chosen, name].slice(0, MAX_MODELS) : chosen.filter((n) => n !== name));
   return (
     <div className={styles.models}>
       <button
         type="button"
         className="btn"
         aria-expanded={open}
-        onClick={() => setOpen((v) => !v)}
+        onClick={() => (open ? props.state.hide() : props.state.show(props.current))}
         title="Send the next message to several models at once and see their replies side by side"
       >
-        {props.chosen.length >= 2 ? `${props.chosen.length} models` : "Ask several models"}
+        {chosen.length >= 2 ? `${chosen.length} models` : "Ask several models"}
       </button>
       {open && (
-        <fieldset className={styles.modelsPanel} aria-label="Models to ask">
+        <fieldset ref={panel} className={styles.modelsPanel} aria-label="Models to ask">
           <legend>Ask 2–{MAX_MODELS} models at once</legend>
           {names.map((name) => (
             <label key={name} className={styles.modelRow}>
               <input
                 type="checkbox"
-                checked={props.chosen.includes(name)}
-                disabled={!props.chosen.includes(name) && props.chosen.length >= MAX_MODELS}
+                checked={chosen.includes(name)}
+                disabled={!chosen.includes(name) && chosen.length >= MAX_MODELS}
                 onChange={(e) => toggle(name, e.target.checked)}
               />
               {name}
@@ -61,10 +98,10 @@ export function SeveralModels(props: {
             <button
               type="button"
               className="btn"
-              disabled={typed.trim() === "" || props.chosen.length >= MAX_MODELS}
+              disabled={typed.trim() === "" || chosen.length >= MAX_MODELS}
               onClick={() => {
                 const name = typed.trim();
-                if (!props.chosen.includes(name)) toggle(name, true);
+                if (!chosen.includes(name)) toggle(name, true);
                 setTyped("");
               }}
             >
@@ -72,10 +109,10 @@ export function SeveralModels(props: {
             </button>
           </div>
           <div className={styles.modelRow}>
-            <button type="button" className="btn" onClick={() => props.onChange([])}>
+            <button type="button" className="btn" onClick={() => onChange([])}>
               Just this chat’s model
             </button>
-            <button type="button" className="btn btn-primary" onClick={() => setOpen(false)}>
+            <button type="button" className="btn btn-primary" onClick={props.state.hide}>
               Done
             </button>
           </div>

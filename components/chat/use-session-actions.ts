@@ -105,7 +105,8 @@ export function useSessionActions() {
       }
     };
 
-    const turn = (req: TurnRequest) =>
+    /** `onUser` hears of the turn's user node as soon as the server has written it. */
+    const turn = (req: TurnRequest, onUser?: (id: NodeId) => void) =>
       guarded("turn", async () => {
         const controller = new AbortController();
         abort.current = controller;
@@ -130,6 +131,7 @@ export function useSessionActions() {
               // Several replies: HEAD is the first model's, which the session answers below.
               if (!req.models || node.kind === "user") s.setHead(node.id);
               if (node.status === "streaming") s.setOwnStream(node.id);
+              if (node.kind === "user") onUser?.(node.id);
             } else if (msg.event === "delta") {
               const d = data as { id: NodeId; text: string; offset: number };
               s.appendDelta(d.id, d.text, d.offset);
@@ -171,26 +173,25 @@ export function useSessionActions() {
       /** A sibling reply; with `model`, written by that model for this one retry. */
       retry: (targetId: NodeId, model?: string) =>
         turn({ mode: "retry", targetId, ...(model ? { model } : {}) }),
-      /** One message to several models; answers the user node's id once all replies ended. */
-      sendToModels: async (
+      /**
+       * One message to several models: `onUser` is told the user node's id as soon as it is
+       * written, while the replies stream (the page opens them side by side at once).
+       */
+      sendToModels: (
         content: string,
         models: readonly string[],
-        attachments: readonly string[] = [],
-      ) => {
-        const before = new Set(Object.keys(store.getState().nodes));
-        const ok = await turn({
-          mode: "send",
-          content,
-          models,
-          ...(attachments.length > 0 ? { attachments } : {}),
-        });
-        if (!ok) return null;
-        const s = store.getState();
-        const user = Object.values(s.nodes).find(
-          (n) => n.kind === "user" && !before.has(n.id) && n.content === content,
-        );
-        return user?.id ?? null;
-      },
+        attachments: readonly string[],
+        onUser: (id: NodeId) => void,
+      ) =>
+        turn(
+          {
+            mode: "send",
+            content,
+            models,
+            ...(attachments.length > 0 ? { attachments } : {}),
+          },
+          onUser,
+        ),
       /**
        * Replays a reply (its recorded prompt sent again): resolves once the new reply exists,
        * with its id; the stream goes on in the background and lands through the channel.
