@@ -4,7 +4,7 @@ import { scriptReplies as script } from "./support/scripted";
 import { expectAccessible } from "./support/axe";
 import { FAKE_OPENAI_URL } from "./support/servers";
 import { saveScreenshot } from "./support/screenshots";
-import { newSession } from "./support/session";
+import { newSession, openSearch } from "./support/session";
 
 /**
  * Attachments in the browser (issue 24), against the scripted OpenAI-protocol server: its
@@ -87,7 +87,7 @@ async function turnOver(page: Page): Promise<void> {
   await expect(page.locator(".msg-status.streaming")).toHaveCount(0);
 }
 
-test("[R280] [R282] [R283] [R285] [R286] attachments: a pasted image and a dropped file are sent, shown as a thumbnail and a file card (also after a reload), the thumbnail opens a lightbox that Escape closes", async ({
+test("[R280] [R282] [R283] [R285] [R286] [R287] attachments: a pasted image and a dropped file are sent, shown as a thumbnail and a file card (also after a reload), the thumbnail opens a lightbox that Escape closes, search names the file", async ({
   page,
 }, testInfo) => {
   test.slow();
@@ -176,6 +176,12 @@ test("[R280] [R282] [R283] [R285] [R286] attachments: a pasted image and a dropp
   await page.keyboard.press("Escape");
   await expect(lightbox).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Open image diagram.png" })).toBeFocused();
+
+  // Search finds the message by its file's text, and says which file matched.
+  const search = await openSearch(page);
+  await search.getByRole("combobox", { name: "Search conversations" }).fill("txt");
+  await expect(search.getByRole("option").filter({ hasText: "in notes.txt" })).not.toHaveCount(0);
+  await page.keyboard.press("Escape");
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole("button", { name: "Open image diagram.png" }).scrollIntoViewIfNeeded();

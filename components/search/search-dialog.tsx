@@ -141,6 +141,14 @@ export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => 
               <span className={styles.meta}>
                 <span className={styles.title}>{hit.sessionTitle}</span>
                 <span className={styles.kind}>{KIND_LABEL[hit.kind]}</span>
+                {hit.kind !== "title" && hit.attachment && (
+                  <span
+                    className={styles.file}
+                    title={`Found in the attached file ${hit.attachment.name}`}
+                  >
+                    in {hit.attachment.name}
+                  </span>
+                )}
                 {!hit.onHeadSpine && (
                   <span className={styles.dead} title="Opening it switches to that branch">
                     dead branch
