@@ -241,6 +241,16 @@ test("[R211] [R212] the sessions sidebar: recent first, filtered, current marked
   await page.waitForURL(/\/new$/);
   expect(await countSessions(request)).toBe(before);
   await expectAccessible(page, "new chat");
+  // The new chat has no session menu to fold the account into: its header keeps the
+  // account's controls on every screen wider than a phone.
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await expectReachable(
+    page,
+    page.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Sign out" }),
+    "Sign out on the new chat",
+  );
+  await saveScreenshot(page, testInfo, "new-chat-1000");
+  await page.setViewportSize({ width: 1400, height: 900 });
   const box = page.getByRole("textbox", { name: "Message" });
   await expect(async () => {
     await box.fill("How long does a sourdough starter take?");

@@ -122,7 +122,7 @@ export function NewChat({
           <SearchButton compact />
         </span>
         <ThemeToggle />
-        <AccountMenu {...account} compact className={styles.wideOnly} />
+        <AccountMenu {...account} compact className={styles.notPhone} />
       </header>
       <main className={styles.main}>
         {sidebarOpen && (
