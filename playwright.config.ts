@@ -33,9 +33,17 @@ const chromium = {
 
 export default defineConfig({
   testDir: "e2e",
-  timeout: 30_000,
+  // How long a flow and an assertion may wait, not measures of speed: two flows share two
+  // cores with their servers and browsers, where a streamed reply can take longer than
+  // Playwright's default 5 s to settle and a long flow longer than 30 s.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   retries: 0,
-  workers: 1,
+  // Two workers, one per project at most: the agent flows (their own server and the
+  // scripted OpenAI-protocol server, whose script is one queue) run beside the
+  // offline-model flows (their own server and database), never two flows of one project at
+  // once — a project's flows share its server's state and, in the agent's case, its script.
+  workers: 2,
   reporter: [["list"]],
   outputDir: "test-results",
   use: {
@@ -49,12 +57,14 @@ export default defineConfig({
       // admin's sign-in is saved for the other flows.
       name: "accounts",
       testMatch: /accounts\.spec\.ts/,
+      workers: 1,
       use: chromium,
     },
     {
       // The agent loop and rendered replies against a scripted OpenAI-protocol server, in
       // single-user mode.
       name: "agent",
+      workers: 1,
       testMatch: /(agent|markdown|reading|models|replay|attachments)\.spec\.ts/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${AGENT_PORT}` },
     },
@@ -62,6 +72,7 @@ export default defineConfig({
       name: "debian-chromium",
       testIgnore: /(accounts|agent|markdown|reading|models|replay|attachments)\.spec\.ts/,
       dependencies: ["accounts"],
+      workers: 1,
       use: { ...chromium, storageState: ADMIN_STATE },
     },
   ],
