@@ -11,7 +11,7 @@ import styles from "./head-bar.module.css";
 /** HEAD's node when it is one of your messages (a checkout of a user turn); else null. */
 const selectUserHead = (s: SessionState) => {
   const id = s.session.headId;
-  const node = id === null ? undefined : s.nodes[id];
+  const node = id === null ? undefined : s.nodes.get(id);
   return node?.kind === "user" && node.status !== "streaming" ? node : null;
 };
 

@@ -70,7 +70,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const childrenOf = useMemo(() => childrenLookup({ nodes, children }), [nodes, children]);
   const versionsOf = useCallback(
     (node: LedgerNode): readonly [index: number, count: number] => {
-      const parent = node.predecessorId ? nodes[node.predecessorId] : undefined;
+      const parent = node.predecessorId ? nodes.get(node.predecessorId) : undefined;
       if (!parent) return [0, 1];
       const versions = versionsUnder(parent, childrenOf);
       const index = versions.findIndex((v) => v.id === node.id);
@@ -138,7 +138,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const onSibling = useCallback(
     (node: LedgerNode, delta: -1 | 1) => {
       const s = store.getState();
-      const parent = node.predecessorId ? s.nodes[node.predecessorId] : undefined;
+      const parent = node.predecessorId ? s.nodes.get(node.predecessorId) : undefined;
       if (!parent) return;
       const childrenOf = childrenLookup(s);
       const versions = versionsUnder(parent, childrenOf);
@@ -181,7 +181,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const onCompare = useCallback(
     (node: LedgerNode) => {
       const s = store.getState();
-      const parent = node.predecessorId ? s.nodes[node.predecessorId] : undefined;
+      const parent = node.predecessorId ? s.nodes.get(node.predecessorId) : undefined;
       const head = s.session.headId;
       if (!parent || head === null) return;
       const childrenOf = childrenLookup(s);
@@ -420,11 +420,11 @@ interface StandIn {
 
 function standInsOf(
   rendering: RenderedContext | null,
-  nodes: Readonly<Record<string, LedgerNode | undefined>>,
+  nodes: { get(id: string): LedgerNode | undefined },
 ): StandIn[] {
-  const get = (id: NodeId) => nodes[id];
+  const get = (id: NodeId) => nodes.get(id);
   return (rendering?.messages ?? []).flatMap((m) => {
-    const summary = m.kind === "summary" ? nodes[m.id] : undefined;
+    const summary = m.kind === "summary" ? nodes.get(m.id) : undefined;
     return summary ? [{ summary, turns: turnsOf(summary, get) ?? [] }] : [];
   });
 }

@@ -28,7 +28,7 @@ const STOP_WAIT_MS = 4000;
 /** HEAD's spine nodes this tab holds only as skeletons: their text is fetched whole. */
 function skeletonSpine(s: SessionState): NodeId[] {
   return selectHeadView(s)
-    .spine.filter((n) => s.nodes[n.id]?.partial === "skeleton")
+    .spine.filter((n) => s.nodes.get(n.id)?.partial === "skeleton")
     .map((n) => n.id);
 }
 
@@ -339,7 +339,7 @@ export function useSessionActions() {
           const state = store.getState();
           const { nodes } = state;
           const childrenOf = childrenLookup(state);
-          const head = after.headId ? nodes[after.headId] : undefined;
+          const head = after.headId ? nodes.get(after.headId) : undefined;
           const versions = head ? versionsUnder(head, childrenOf) : [];
           const latest = versions.at(-1);
           if (latest) {

@@ -90,7 +90,7 @@ export function BranchCompare({
   }, [a, b, sessionId, store]);
 
   // A streaming reply's live text first, as everywhere else in the page.
-  const lookup = useCallback((id: NodeId) => live[id] ?? nodes[id], [nodes, live]);
+  const lookup = useCallback((id: NodeId) => live[id] ?? nodes.get(id), [nodes, live]);
   const ensureFull = useCallback(
     (ids: readonly NodeId[]) => void store.getState().ensureFull(ids),
     [store],
@@ -99,7 +99,7 @@ export function BranchCompare({
   const columns = useMemo((): CompareColumn[] => {
     if (loaded.status !== "ready") return [];
     const { data } = loaded;
-    const fork = nodes[data.forkId];
+    const fork = nodes.get(data.forkId);
     const childrenOf = childrenLookup(store.getState());
     const versions = fork === undefined ? [] : versionsUnder(fork, childrenOf);
     const column = (key: "a" | "b", list: readonly WireNode[], end: NodeId): CompareColumn => {
@@ -136,7 +136,7 @@ export function BranchCompare({
       </p>
     );
   }
-  const fork = nodes[loaded.data.forkId];
+  const fork = nodes.get(loaded.data.forkId);
   return (
     <>
       <p className={styles.forkNote} style={{ margin: "8px 16px 0" }}>

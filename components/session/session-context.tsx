@@ -66,7 +66,7 @@ const listMemo = new WeakMap<object, readonly WireNode[]>();
 function listOf(nodes: SessionState["nodes"]): readonly WireNode[] {
   let list = listMemo.get(nodes);
   if (!list) {
-    list = Object.values(nodes).sort((a, b) => a.seq - b.seq);
+    list = nodes.values().sort((a, b) => a.seq - b.seq);
     listMemo.set(nodes, list);
   }
   return list;
@@ -125,7 +125,7 @@ export function selectHeadView(s: SessionState): HeadView {
   const hit = headMemo.get(s.nodes);
   if (hit && hit.session === s.session) return hit.view;
   const { nodes, session } = s;
-  const get = (id: string) => nodes[id];
+  const get = (id: string) => nodes.get(id);
   let view = EMPTY_HEAD;
   if (session.headId) {
     try {
@@ -161,8 +161,8 @@ export function childrenLookup(
   s: Pick<SessionState, "nodes" | "children">,
 ): (id: NodeId) => readonly LedgerNode[] {
   return (id) =>
-    (s.children[id] ?? NO_CHILDREN).flatMap((c) => {
-      const n = s.nodes[c];
+    (s.children.get(id) ?? NO_CHILDREN).flatMap((c) => {
+      const n = s.nodes.get(c);
       return n ? [n] : [];
     });
 }
