@@ -2,14 +2,10 @@
 
 import { useMemo, useRef } from "react";
 import type { NodeId } from "@/lib/engine/ids";
-import {
-  childrenLookup,
-  selectHeadView,
-  useSessionStoreApi,
-} from "@/components/session/session-context";
+import { selectHeadView, useSessionStoreApi } from "@/components/session/session-context";
 import type { AuditFigure, SessionState } from "@/components/session/session-store";
 import { landBranchDeleted } from "@/components/session/land-delete";
-import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
+import { versionTip, versionsBelow } from "@/components/session/versions";
 import { readTurnStream } from "./sse-client";
 import { unwrap } from "@/components/session/unwrap";
 import { errorOf } from "@/components/ui/api-error";
@@ -337,13 +333,10 @@ export function useSessionActions() {
           // HEAD fell back to the fork point; show the surviving version's latest turn there,
           // as a user expects after deleting one of two versions.
           const state = store.getState();
-          const { nodes } = state;
-          const childrenOf = childrenLookup(state);
-          const head = after.headId ? nodes.get(after.headId) : undefined;
-          const versions = head ? versionsUnder(head, childrenOf) : [];
-          const latest = versions.at(-1);
+          const head = after.headId ? state.nodes.get(after.headId) : undefined;
+          const latest = head ? versionsBelow(state, head).at(-1) : undefined;
           if (latest) {
-            const nodeId = branchTip(latest, childrenOf);
+            const nodeId = versionTip(state, latest);
             store
               .getState()
               .setSession(unwrap(await moveHeadAction(sessionId(), { nodeId, move: "checkout" })));

@@ -3,13 +3,9 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import type { WireNode } from "@/lib/engine/wire-node";
-import { versionsUnder } from "@/lib/engine/branch-tip";
 import type { BranchComparison } from "@/lib/engine/compare-branches";
-import {
-  childrenLookup,
-  useSession,
-  useSessionStoreApi,
-} from "@/components/session/session-context";
+import { useSession, useSessionStoreApi } from "@/components/session/session-context";
+import { versionTitle, versionsBelow } from "@/components/session/versions";
 import type { SessionState } from "@/components/session/session-store";
 import { errorOf } from "@/components/ui/api-error";
 import { CompareView, type CompareColumn } from "./compare-view";
@@ -100,15 +96,14 @@ export function BranchCompare({
     if (loaded.status !== "ready") return [];
     const { data } = loaded;
     const fork = nodes.get(data.forkId);
-    const childrenOf = childrenLookup(store.getState());
-    const versions = fork === undefined ? [] : versionsUnder(fork, childrenOf);
+    const versions = fork === undefined ? [] : versionsBelow(store.getState(), fork);
     const column = (key: "a" | "b", list: readonly WireNode[], end: NodeId): CompareColumn => {
       const first = list[0];
       const at = first === undefined ? -1 : versions.findIndex((v) => v.id === first.id);
       const here = end === headId || list.some((n) => n.id === headId);
       const title =
         at >= 0 && versions.length > 1
-          ? `Version ${at + 1} of ${versions.length}`
+          ? versionTitle(at, versions.length)
           : key === "a"
             ? "First branch"
             : "Second branch";

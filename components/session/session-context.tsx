@@ -22,6 +22,8 @@ import type { NodeSource } from "./node-source";
 import type { WireNode } from "@/lib/engine/wire-node";
 
 export { selectStreaming };
+/** Re-exported where the branch rules were first read from (./versions.ts holds it). */
+export { childrenLookup } from "./versions";
 
 const StoreContext = createContext<SessionStoreApi | null>(null);
 
@@ -152,17 +154,4 @@ export function useHeadView(): HeadView {
 /** One node as it is now (a streaming node's live text): re-renders only when it changes. */
 export function useNode(id: NodeId): WireNode | undefined {
   return useSession(useCallback((s: SessionState) => nodeOf(s, id), [id]));
-}
-
-const NO_CHILDREN: readonly NodeId[] = [];
-
-/** `childrenOf` over the index, for the engine's branch rules (versionsUnder, branchTip). */
-export function childrenLookup(
-  s: Pick<SessionState, "nodes" | "children">,
-): (id: NodeId) => readonly LedgerNode[] {
-  return (id) =>
-    (s.children.get(id) ?? NO_CHILDREN).flatMap((c) => {
-      const n = s.nodes.get(c);
-      return n ? [n] : [];
-    });
 }
