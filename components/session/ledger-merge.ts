@@ -11,7 +11,7 @@ import { PersistentMap } from "./persistent-map";
  *
  * Two slices of nodes ([R120]): `nodes` changes only on a structural change — a node
  * appears, seals, is removed, or a fuller copy arrives — and then by a new persistent map
- * that shares all but the changed entries ([R288]); `live` holds the few streaming nodes'
+ * that shares all but the changed entries ([R289]); `live` holds the few streaming nodes'
  * latest copies, so a token copies O(streams), never the ledger.
  */
 export interface Ledger {
@@ -140,7 +140,7 @@ export function indexLedger(list: readonly WireNode[]): Ledger {
 
 /**
  * Merges copies of nodes by the never-regress rule ([R121]); null when nothing changed.
- * Only the entries that change are written ([R288]); more streamed text of a node already
+ * Only the entries that change are written ([R289]); more streamed text of a node already
  * streaming touches `live` alone. `isRemoved` names ids deleted before: a copy of one
  * arriving later (a fetch answered before the delete) is a ghost and is dropped.
  */

@@ -7,7 +7,7 @@
  *
  * Why not a plain record copied on write: the browser's ledger holds every node of a
  * session, and copying a 10,000-entry record on each new node costs milliseconds and
- * garbage on the main thread while a reply streams ([R288]).
+ * garbage on the main thread while a reply streams ([R289]).
  */
 
 const BITS = 5;

@@ -66,7 +66,7 @@ export interface AuditFigure {
  * hundreds of tokens. Everything whole-ledger (the graph build, the children index, the
  * sorted list, HEAD's rendering) is keyed on `nodes`, which changes only on a structural
  * change — a node appears, seals, is removed, or a fuller copy arrives — and then shares all
- * but the changed entries with the map before ([R288]). A token changes only `live`, a
+ * but the changed entries with the map before ([R289]). A token changes only `live`, a
  * record of the few streaming nodes' latest copies: copying it is O(number of streams), and
  * only the components that read one streaming node (its message row) re-render. A streaming
  * node's entry in `nodes` keeps the text it had when it last changed structurally; readers

@@ -7,7 +7,7 @@ import type { Ledger } from "./ledger-merge";
  * The versions of a message — the `‹ 2/3 ›` of the transcript, the graph's `2/3` tag, the
  * compare view's "Version 2 of 3" — in one place, by the engine's rule (`versionsUnder`,
  * the same one behind the graph's `siblingIndex` / `siblingCount`) over the browser's
- * children index ([R289]). Never a whole-ledger graph build.
+ * children index ([R290]). Never a whole-ledger graph build.
  */
 
 /** The part of the ledger the version rules read. */

@@ -54,7 +54,7 @@ function walked(a: Ledger, b: Ledger): number {
 }
 
 describe("the ledger's merge rules, pure", () => {
-  it("[R288] a new node is written into a 10,000-node ledger without copying it", () => {
+  it("[R289] a new node is written into a 10,000-node ledger without copying it", () => {
     const before = indexLedger(chain(10_000));
     const change = mergeCopies(before, [wire("x", "n10000", 10_001)]);
     if (change === null) throw new Error("no change");
@@ -71,7 +71,7 @@ describe("the ledger's merge rules, pure", () => {
     expect(walked(indexLedger([]), after)).toBeGreaterThan(10_000);
   });
 
-  it("[R288] a streamed chunk lands at its offset, once, and touches only the live copy", () => {
+  it("[R289] a streamed chunk lands at its offset, once, and touches only the live copy", () => {
     const streaming = wire("n3", "n2", 3, { status: "streaming", content: "Hel" });
     const ledger = indexLedger([...chain(2), streaming]);
     const step = appendDelta(ledger, id("n3"), "lo", 3);
@@ -88,7 +88,7 @@ describe("the ledger's merge rules, pure", () => {
     expect(appendDelta(step.ledger, id("zz"), "x", 0)).toEqual({ ok: false });
   });
 
-  it("[R288] sealing a streaming node moves it out of live and into the ledger; an equal copy changes nothing", () => {
+  it("[R289] sealing a streaming node moves it out of live and into the ledger; an equal copy changes nothing", () => {
     const streaming = wire("n3", "n2", 3, { status: "streaming", content: "Hel" });
     const ledger = indexLedger([...chain(2), streaming]);
     expect(Object.keys(ledger.live)).toEqual(["n3"]);
@@ -103,7 +103,7 @@ describe("the ledger's merge rules, pure", () => {
     expect(mergeCopies(sealed.ledger, [streaming])).toBeNull();
   });
 
-  it("[R288] removal drops the ids and their children entries; a removed id's copy is a ghost", () => {
+  it("[R289] removal drops the ids and their children entries; a removed id's copy is a ghost", () => {
     const ledger = indexLedger(chain(4));
     const pruned = removeFromLedger(ledger, [id("n3"), id("n4")]);
     if (pruned === null) throw new Error("no change");

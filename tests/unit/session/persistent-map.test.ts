@@ -25,7 +25,7 @@ function diffOf<V>(a: PersistentMap<V>, b: PersistentMap<V>) {
 }
 
 describe("the persistent map the browser's ledger is held in", () => {
-  it("[R288] answers like a Map through thousands of sets and deletes; older versions stay as they were", () => {
+  it("[R289] answers like a Map through thousands of sets and deletes; older versions stay as they were", () => {
     const reference = new Map<string, number>();
     let map = PersistentMap.empty<number>();
     const snapshots: [PersistentMap<number>, Map<string, number>][] = [];
@@ -47,7 +47,7 @@ describe("the persistent map the browser's ledger is held in", () => {
     }
   });
 
-  it("[R288] a change that changes nothing returns the map itself", () => {
+  it("[R289] a change that changes nothing returns the map itself", () => {
     const map = PersistentMap.from([
       ["a", 1],
       ["b", 2],
@@ -58,7 +58,7 @@ describe("the persistent map the browser's ledger is held in", () => {
     expect(map.get("a")).toBe(1);
   });
 
-  it("[R288] keys whose 32-bit hashes collide are kept apart", () => {
+  it("[R289] keys whose 32-bit hashes collide are kept apart", () => {
     // Pairs of ids with equal FNV-1a hashes (found by a search over generated ids).
     const pairs = [
       ["id-66pkag", "id-1mq5ayc"],
@@ -76,7 +76,7 @@ describe("the persistent map the browser's ledger is held in", () => {
     expect(diffOf(map.set(first, 3), map)).toEqual({ changed: [], removed: [first] });
   });
 
-  it("[R288] the diff of two versions names exactly what changed, walking only what differs", () => {
+  it("[R289] the diff of two versions names exactly what changed, walking only what differs", () => {
     let before = PersistentMap.empty<object>();
     for (let k = 0; k < 10_000; k++) before = before.set(`n${k}`, { k });
     const fresh = { k: -1 };

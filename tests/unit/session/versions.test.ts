@@ -51,7 +51,7 @@ const node = (x: string) => {
 };
 
 describe("one helper for a message's versions (‹ 2/3 ›)", () => {
-  it("[R289] a message's place among its versions, side leaves left out", () => {
+  it("[R290] a message's place among its versions, side leaves left out", () => {
     expect(versionsBelow(ledger, node("u1")).map((n) => n.id)).toEqual(["a1", "a1b", "a1c"]);
     expect(versionCount(ledger, node("a1b"))).toEqual([1, 3]);
     expect(versionCount(ledger, node("u2b"))).toEqual([0, 1]);
@@ -63,7 +63,7 @@ describe("one helper for a message's versions (‹ 2/3 ›)", () => {
     expect(versionTitle(1, 3)).toBe("Version 2 of 3");
   });
 
-  it("[R289] ‹ and › step to the neighbour, compare takes the one beside, a switch lands on the latest leaf", () => {
+  it("[R290] ‹ and › step to the neighbour, compare takes the one beside, a switch lands on the latest leaf", () => {
     expect(versionStep(ledger, node("a1b"), -1)?.id).toBe("a1");
     expect(versionStep(ledger, node("a1b"), 1)?.id).toBe("a1c");
     expect(versionStep(ledger, node("a1c"), 1)).toBeUndefined();

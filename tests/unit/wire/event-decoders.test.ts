@@ -35,7 +35,7 @@ function refusal(decode: () => unknown): string | null {
 }
 
 describe("the turn stream's events, decoded by the definitions the server encodes with", () => {
-  it("[R287] each event the server writes decodes to its payload", () => {
+  it("[R288] each event the server writes decodes to its payload", () => {
     expect(decodeTurnStreamEvent("node", json(wire))).toEqual({ event: "node", data: wire });
     expect(decodeTurnStreamEvent("delta", json({ id: "n2", text: "lo", offset: 3 }))).toEqual({
       event: "delta",
@@ -53,7 +53,7 @@ describe("the turn stream's events, decoded by the definitions the server encode
     ).toEqual({ code: "x", message: "down", node: wire });
   });
 
-  it("[R287] a malformed event is refused, naming the field and what came", () => {
+  it("[R288] a malformed event is refused, naming the field and what came", () => {
     expect(refusal(() => decodeTurnStreamEvent("delta", json({ id: "n2", text: "lo" })))).toBe(
       "Malformed server event: delta.offset should be a whole number ≥ 0, got nothing.",
     );
@@ -83,7 +83,7 @@ describe("the turn stream's events, decoded by the definitions the server encode
 });
 
 describe("the session channel's events", () => {
-  it("[R287] each channel event decodes to itself; a malformed one is refused by name", () => {
+  it("[R288] each channel event decodes to itself; a malformed one is refused by name", () => {
     const events = [
       { type: "node_appended", node: wire },
       { type: "turn_finished", node: { ...wire, status: "complete" } },
