@@ -13,7 +13,7 @@ import styles from "./head-bar.module.css";
 export function BranchSwitchBar({ from }: { readonly from: NodeId }) {
   const compare = useCompare();
   const headId = useSession((s) => s.session.headId);
-  const known = useSession((s) => s.nodes[from] !== undefined);
+  const known = useSession((s) => s.nodes.get(from) !== undefined);
   const [open, setOpen] = useState(true);
   if (!open || headId === null || headId === from || !known) return null;
   return (

@@ -102,7 +102,7 @@ function ChatLayout({
   const headId = useSession((s) => s.session.headId);
   const setSession = useSession((s) => s.setSession);
   const systemPrompt = useSession((s) =>
-    s.session.rootId ? (s.nodes[s.session.rootId]?.content ?? "") : "",
+    s.session.rootId ? (s.nodes.get(s.session.rootId)?.content ?? "") : "",
   );
   const sessionModel = useSession((s) => s.session.meta.settings?.model);
   const model = useSession((s) => s.model);

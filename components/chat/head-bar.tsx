@@ -1,9 +1,9 @@
 "use client";
 
 import { useCallback } from "react";
-import { versionsUnder } from "@/lib/engine/branch-tip";
 import { firstLine } from "@/lib/engine/wire-node";
-import { childrenLookup, selectStreaming, useSession } from "@/components/session/session-context";
+import { selectStreaming, useSession } from "@/components/session/session-context";
+import { versionsBelow } from "@/components/session/versions";
 import type { SessionState } from "@/components/session/session-store";
 import type { SessionActions } from "./use-session-actions";
 import styles from "./head-bar.module.css";
@@ -11,7 +11,7 @@ import styles from "./head-bar.module.css";
 /** HEAD's node when it is one of your messages (a checkout of a user turn); else null. */
 const selectUserHead = (s: SessionState) => {
   const id = s.session.headId;
-  const node = id === null ? undefined : s.nodes[id];
+  const node = id === null ? undefined : s.nodes.get(id);
   return node?.kind === "user" && node.status !== "streaming" ? node : null;
 };
 
@@ -24,10 +24,7 @@ const selectUserHead = (s: SessionState) => {
 export function HeadBar({ actions }: { actions: SessionActions }) {
   const head = useSession(selectUserHead);
   const replies = useSession(
-    useCallback(
-      (s: SessionState) => (head === null ? 0 : versionsUnder(head, childrenLookup(s)).length),
-      [head],
-    ),
+    useCallback((s: SessionState) => (head === null ? 0 : versionsBelow(s, head).length), [head]),
   );
   const busy = useSession((s) => s.busy !== null || selectStreaming(s));
   if (head === null) return null;

@@ -8,8 +8,8 @@ import type { WireNode } from "@/lib/engine/wire-node";
  */
 export function readsASummary(
   node: WireNode | undefined,
-  nodes: Readonly<Record<string, Pick<LedgerNode, "kind">>>,
+  nodes: { get(id: string): Pick<LedgerNode, "kind"> | undefined },
 ): boolean | null {
   if (node === undefined || node.partial !== undefined) return null;
-  return node.reads.some((id) => nodes[id]?.kind === "summary");
+  return node.reads.some((id) => nodes.get(id)?.kind === "summary");
 }

@@ -29,7 +29,7 @@ export function ReplayForm(props: {
   useEffect(() => {
     void store.getState().ensureFull([props.nodeId]);
   }, [props.nodeId, store]);
-  const readsSummary = useSession((s) => readsASummary(s.nodes[props.nodeId], s.nodes));
+  const readsSummary = useSession((s) => readsASummary(s.nodes.get(props.nodeId), s.nodes));
   const listId = useId();
   return (
     <form

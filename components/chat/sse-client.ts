@@ -1,3 +1,5 @@
+import { decodeTurnStreamEvent, type TurnStreamEvent } from "@/lib/engine/turn-stream";
+
 /** One Server-Sent Event read from a fetch response. */
 export interface SseMessage {
   readonly event: string;
@@ -30,4 +32,11 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
       if (data.length > 0) yield { event, data: data.join("\n") };
     }
   }
+}
+
+/** A turn's or a replay's stream, each event decoded by the definitions the server encodes with. */
+export async function* readTurnStream(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<TurnStreamEvent> {
+  for await (const msg of readSse(body)) yield decodeTurnStreamEvent(msg.event, msg.data);
 }

@@ -11,7 +11,7 @@ import {
 } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
 import type { WireNode } from "@/lib/engine/wire-node";
-import { branchTip } from "@/lib/engine/branch-tip";
+import { versionTip } from "@/components/session/versions";
 import { Markdown } from "./markdown";
 import { cx } from "@/components/ui/cx";
 import msgStyles from "./message-view.module.css";
@@ -113,7 +113,7 @@ export function ToolCallCards({
     if (skeletons) void store.getState().ensureFull(skeletons.split(",") as NodeId[]);
   }, [skeletons, store]);
   const open = useCallback(
-    (branch: LedgerNode) => onCheckout(branchTip(branch, childrenLookup(store.getState()))),
+    (branch: LedgerNode) => onCheckout(versionTip(store.getState(), branch)),
     [store, onCheckout],
   );
   return (

@@ -7,7 +7,6 @@ import type { RenderedContext } from "@/lib/engine/render-context";
 import { turnsOf } from "@/lib/engine/summary-turns";
 import type { LedgerNode } from "@/lib/engine/types";
 import {
-  childrenLookup,
   selectStreaming,
   useHeadView,
   useNode,
@@ -15,7 +14,13 @@ import {
   useSessionStoreApi,
 } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
-import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
+import {
+  versionBeside,
+  versionCount,
+  versionStep,
+  versionTip,
+  versionsBelow,
+} from "@/components/session/versions";
 import { MessageView, type MessageViewProps } from "./message-view";
 import { useCompare } from "@/components/compare/compare-context";
 import type { ReplayRequest, SessionActions } from "./use-session-actions";
@@ -67,17 +72,8 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   // Versions (`< 2/3 >`) from the children index by the engine's rule — the graph's own
   // siblingIndex/siblingCount — so the transcript never waits for a whole-ledger graph build
   // (with the graph pane closed, none happens at all).
-  const childrenOf = useMemo(() => childrenLookup({ nodes, children }), [nodes, children]);
-  const versionsOf = useCallback(
-    (node: LedgerNode): readonly [index: number, count: number] => {
-      const parent = node.predecessorId ? nodes[node.predecessorId] : undefined;
-      if (!parent) return [0, 1];
-      const versions = versionsUnder(parent, childrenOf);
-      const index = versions.findIndex((v) => v.id === node.id);
-      return index < 0 ? [0, 1] : [index, versions.length];
-    },
-    [nodes, childrenOf],
-  );
+  const ledger = useMemo(() => ({ nodes, children }), [nodes, children]);
+  const versionsOf = useCallback((node: LedgerNode) => versionCount(ledger, node), [ledger]);
   // Every summary the model reads (one per segment under `segmented`), with the turns it
   // stands in for — through the summaries a nested one names.
   const standIns = useMemo(() => standInsOf(rendering, nodes), [rendering, nodes]);
@@ -138,13 +134,9 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const onSibling = useCallback(
     (node: LedgerNode, delta: -1 | 1) => {
       const s = store.getState();
-      const parent = node.predecessorId ? s.nodes[node.predecessorId] : undefined;
-      if (!parent) return;
-      const childrenOf = childrenLookup(s);
-      const versions = versionsUnder(parent, childrenOf);
-      const target = versions[versions.findIndex((v) => v.id === node.id) + delta];
+      const target = versionStep(s, node, delta);
       if (!target) return;
-      const tip = branchTip(target, childrenOf);
+      const tip = versionTip(s, target);
       keepPlace.current = target.id;
       // The other version's branch may be shorter: keep room below so the view can stay.
       const el = scroller.current;
@@ -181,14 +173,9 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const onCompare = useCallback(
     (node: LedgerNode) => {
       const s = store.getState();
-      const parent = node.predecessorId ? s.nodes[node.predecessorId] : undefined;
       const head = s.session.headId;
-      if (!parent || head === null) return;
-      const childrenOf = childrenLookup(s);
-      const versions = versionsUnder(parent, childrenOf);
-      const at = versions.findIndex((v) => v.id === node.id);
-      const other = versions[at > 0 ? at - 1 : at + 1];
-      if (other) compare.open(head, branchTip(other, childrenOf));
+      const other = head === null ? undefined : versionBeside(s, node);
+      if (other && head !== null) compare.open(head, versionTip(s, other));
     },
     [store, compare],
   );
@@ -204,8 +191,8 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const forkedAbove = useMemo(() => turns.some((n) => versionsOf(n)[1] > 1), [turns, versionsOf]);
   const last = turns.at(-1);
   const lastIsTip = useMemo(
-    () => (last ? versionsUnder(last, childrenOf).length === 0 : false),
-    [last, childrenOf],
+    () => (last ? versionsBelow(ledger, last).length === 0 : false),
+    [last, ledger],
   );
 
   // Row 0 is the system prompt's toggle; row i is turn i - 1.
@@ -420,11 +407,11 @@ interface StandIn {
 
 function standInsOf(
   rendering: RenderedContext | null,
-  nodes: Readonly<Record<string, LedgerNode | undefined>>,
+  nodes: { get(id: string): LedgerNode | undefined },
 ): StandIn[] {
-  const get = (id: NodeId) => nodes[id];
+  const get = (id: NodeId) => nodes.get(id);
   return (rendering?.messages ?? []).flatMap((m) => {
-    const summary = m.kind === "summary" ? nodes[m.id] : undefined;
+    const summary = m.kind === "summary" ? nodes.get(m.id) : undefined;
     return summary ? [{ summary, turns: turnsOf(summary, get) ?? [] }] : [];
   });
 }

@@ -34,7 +34,7 @@ export function compactReadiness(
   const { rendering, spine } = view;
   if (rendering && spine.length > 0) {
     try {
-      const get = (id: string) => nodes[id];
+      const get = (id: string) => nodes.get(id);
       const active = activeSummaries(meta, get);
       const plan = planCompaction({
         spine,

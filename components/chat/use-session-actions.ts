@@ -2,16 +2,11 @@
 
 import { useMemo, useRef } from "react";
 import type { NodeId } from "@/lib/engine/ids";
-import type { WireNode } from "@/lib/engine/wire-node";
-import {
-  childrenLookup,
-  selectHeadView,
-  useSessionStoreApi,
-} from "@/components/session/session-context";
+import { selectHeadView, useSessionStoreApi } from "@/components/session/session-context";
 import type { AuditFigure, SessionState } from "@/components/session/session-store";
 import { landBranchDeleted } from "@/components/session/land-delete";
-import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
-import { readSse } from "./sse-client";
+import { versionTip, versionsBelow } from "@/components/session/versions";
+import { readTurnStream } from "./sse-client";
 import { unwrap } from "@/components/session/unwrap";
 import { errorOf } from "@/components/ui/api-error";
 import {
@@ -29,7 +24,7 @@ const STOP_WAIT_MS = 4000;
 /** HEAD's spine nodes this tab holds only as skeletons: their text is fetched whole. */
 function skeletonSpine(s: SessionState): NodeId[] {
   return selectHeadView(s)
-    .spine.filter((n) => s.nodes[n.id]?.partial === "skeleton")
+    .spine.filter((n) => s.nodes.get(n.id)?.partial === "skeleton")
     .map((n) => n.id);
 }
 
@@ -122,25 +117,28 @@ export function useSessionActions() {
         // as a draft (a reload during the catch-up aborts it, and the page, still alive,
         // would save the draft again as it unloads).
         try {
-          for await (const msg of readSse(res.body)) {
+          for await (const msg of readTurnStream(res.body)) {
             const s = store.getState();
-            const data: unknown = JSON.parse(msg.data);
-            if (msg.event === "node") {
-              const node = data as WireNode;
-              s.upsertNode(node);
-              // Several replies: HEAD is the first model's, which the session answers below.
-              if (!req.models || node.kind === "user") s.setHead(node.id);
-              if (node.status === "streaming") s.setOwnStream(node.id);
-              if (node.kind === "user") onUser?.(node.id);
-            } else if (msg.event === "delta") {
-              const d = data as { id: NodeId; text: string; offset: number };
-              s.appendDelta(d.id, d.text, d.offset);
-            } else if (msg.event === "done") {
-              s.upsertNode((data as { node: WireNode }).node);
-            } else if (msg.event === "error") {
-              const e = data as { message: string; node?: WireNode };
-              if (e.node) s.upsertNode(e.node);
-              s.setError(e.message);
+            switch (msg.event) {
+              case "node": {
+                const node = msg.data;
+                s.upsertNode(node);
+                // Several replies: HEAD is the first model's, which the session answers below.
+                if (!req.models || node.kind === "user") s.setHead(node.id);
+                if (node.status === "streaming") s.setOwnStream(node.id);
+                if (node.kind === "user") onUser?.(node.id);
+                break;
+              }
+              case "delta":
+                s.appendDelta(msg.data.id, msg.data.text, msg.data.offset);
+                break;
+              case "done":
+                s.upsertNode(msg.data.node);
+                break;
+              case "error":
+                if (msg.data.node) s.upsertNode(msg.data.node);
+                s.setError(msg.data.message);
+                break;
             }
           }
           await catchUp();
@@ -204,22 +202,34 @@ export function useSessionActions() {
             body: JSON.stringify({ nodeId, ...req }),
           });
           if (!res.ok || !res.body) throw new Error(await errorOf(res));
-          const events = readSse(res.body);
+          const events = readTurnStream(res.body);
           const first = await events.next();
           if (first.done) return null;
-          const node = JSON.parse(first.value.data) as WireNode;
+          // A replay's stream opens with its new reply.
+          if (first.value.event === "error") throw new Error(first.value.data.message);
+          if (first.value.event !== "node") {
+            throw new Error(
+              `The replay's stream opened with "${first.value.event}", not its reply.`,
+            );
+          }
+          const node = first.value.data;
           store.getState().upsertNode(node);
           void (async () => {
             for await (const msg of events) {
-              const data = JSON.parse(msg.data) as { node?: WireNode; message?: string };
-              if (msg.event === "delta") {
-                const d = data as unknown as { id: NodeId; text: string; offset: number };
-                store.getState().appendDelta(d.id, d.text, d.offset);
-              } else if (msg.event === "done" && data.node) {
-                store.getState().upsertNode(data.node);
-              } else if (msg.event === "error") {
-                if (data.node) store.getState().upsertNode(data.node);
-                fail(new Error(data.message ?? "The replay failed."));
+              const s = store.getState();
+              switch (msg.event) {
+                case "node":
+                  break;
+                case "delta":
+                  s.appendDelta(msg.data.id, msg.data.text, msg.data.offset);
+                  break;
+                case "done":
+                  s.upsertNode(msg.data.node);
+                  break;
+                case "error":
+                  if (msg.data.node) s.upsertNode(msg.data.node);
+                  fail(new Error(msg.data.message));
+                  break;
               }
             }
           })().catch(fail);
@@ -323,13 +333,10 @@ export function useSessionActions() {
           // HEAD fell back to the fork point; show the surviving version's latest turn there,
           // as a user expects after deleting one of two versions.
           const state = store.getState();
-          const { nodes } = state;
-          const childrenOf = childrenLookup(state);
-          const head = after.headId ? nodes[after.headId] : undefined;
-          const versions = head ? versionsUnder(head, childrenOf) : [];
-          const latest = versions.at(-1);
+          const head = after.headId ? state.nodes.get(after.headId) : undefined;
+          const latest = head ? versionsBelow(state, head).at(-1) : undefined;
           if (latest) {
-            const nodeId = branchTip(latest, childrenOf);
+            const nodeId = versionTip(state, latest);
             store
               .getState()
               .setSession(unwrap(await moveHeadAction(sessionId(), { nodeId, move: "checkout" })));

@@ -1,23 +1,23 @@
 "use client";
 
 import { useEffect } from "react";
-import type { SessionEvent } from "@/lib/events/session-event";
+import {
+  CHANNEL_EVENT_TYPES,
+  decodeSessionEvent,
+  type ChannelEvent,
+} from "@/lib/events/decode-session-event";
 import { useSessionStoreApi } from "@/components/session/session-context";
 import type { SessionStoreApi } from "@/components/session/session-store";
 
-const EVENT_TYPES: readonly SessionEvent["type"][] = [
-  "node_appended",
-  "node_changed",
-  "delta",
-  "turn_finished",
-  "head_moved",
-  "nodes_removed",
-  "session_changed",
-  "compaction_started",
-  "compaction_finished",
-  "compaction_failed",
-  "notice",
-];
+/** A channel event, or null (reported) when it is malformed. */
+function readEvent(data: string): ChannelEvent | null {
+  try {
+    return decodeSessionEvent(data);
+  } catch (error) {
+    console.error(error);
+    return null;
+  }
+}
 
 /** The part of `EventSource` the channel uses (tests pass a fake). */
 export interface ChannelSource {
@@ -38,10 +38,11 @@ export function followSessionEvents(
 ): () => void {
   const source = open(`/api/sessions/${store.getState().session.id}/events`);
   const onEvent = (e: MessageEvent<string>) => {
-    const event = JSON.parse(e.data) as SessionEvent;
-    if (store.getState().apply(event)) void catchUp().catch(() => undefined);
+    const event = readEvent(e.data);
+    // An event this page cannot read is not applied: a catch-up brings what it said.
+    if (event === null || store.getState().apply(event)) void catchUp().catch(() => undefined);
   };
-  for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+  for (const type of CHANNEL_EVENT_TYPES) source.addEventListener(type, onEvent);
   source.addEventListener("ready", () => {
     store.getState().setChannelOpen(true);
     void catchUp().catch(() => undefined);

@@ -3,13 +3,9 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import type { WireNode } from "@/lib/engine/wire-node";
-import { versionsUnder } from "@/lib/engine/branch-tip";
 import type { BranchComparison } from "@/lib/engine/compare-branches";
-import {
-  childrenLookup,
-  useSession,
-  useSessionStoreApi,
-} from "@/components/session/session-context";
+import { useSession, useSessionStoreApi } from "@/components/session/session-context";
+import { versionTitle, versionsBelow } from "@/components/session/versions";
 import type { SessionState } from "@/components/session/session-store";
 import { errorOf } from "@/components/ui/api-error";
 import { CompareView, type CompareColumn } from "./compare-view";
@@ -90,7 +86,7 @@ export function BranchCompare({
   }, [a, b, sessionId, store]);
 
   // A streaming reply's live text first, as everywhere else in the page.
-  const lookup = useCallback((id: NodeId) => live[id] ?? nodes[id], [nodes, live]);
+  const lookup = useCallback((id: NodeId) => live[id] ?? nodes.get(id), [nodes, live]);
   const ensureFull = useCallback(
     (ids: readonly NodeId[]) => void store.getState().ensureFull(ids),
     [store],
@@ -99,16 +95,15 @@ export function BranchCompare({
   const columns = useMemo((): CompareColumn[] => {
     if (loaded.status !== "ready") return [];
     const { data } = loaded;
-    const fork = nodes[data.forkId];
-    const childrenOf = childrenLookup(store.getState());
-    const versions = fork === undefined ? [] : versionsUnder(fork, childrenOf);
+    const fork = nodes.get(data.forkId);
+    const versions = fork === undefined ? [] : versionsBelow(store.getState(), fork);
     const column = (key: "a" | "b", list: readonly WireNode[], end: NodeId): CompareColumn => {
       const first = list[0];
       const at = first === undefined ? -1 : versions.findIndex((v) => v.id === first.id);
       const here = end === headId || list.some((n) => n.id === headId);
       const title =
         at >= 0 && versions.length > 1
-          ? `Version ${at + 1} of ${versions.length}`
+          ? versionTitle(at, versions.length)
           : key === "a"
             ? "First branch"
             : "Second branch";
@@ -136,7 +131,7 @@ export function BranchCompare({
       </p>
     );
   }
-  const fork = nodes[loaded.data.forkId];
+  const fork = nodes.get(loaded.data.forkId);
   return (
     <>
       <p className={styles.forkNote} style={{ margin: "8px 16px 0" }}>

@@ -34,14 +34,14 @@ export function RepliesCompare({
   const children = useSession(selectChildren);
   const live = useSession(selectLive);
   const headId = useSession(selectHead);
-  const lookup = useCallback((id: NodeId) => live[id] ?? nodes[id], [nodes, live]);
+  const lookup = useCallback((id: NodeId) => live[id] ?? nodes.get(id), [nodes, live]);
   const ensureFull = useCallback(
     (ids: readonly NodeId[]) => void store.getState().ensureFull(ids),
     [store],
   );
 
   const replies = useMemo(() => {
-    const ids = (children[parentId] ?? []).filter((id) => nodes[id]?.kind === "assistant");
+    const ids = (children.get(parentId) ?? []).filter((id) => nodes.get(id)?.kind === "assistant");
     const at = first === null ? -1 : ids.indexOf(first);
     return at > 0 ? [ids[at] as NodeId, ...ids.filter((id) => id !== first)] : ids;
   }, [children, nodes, parentId, first]);
@@ -49,7 +49,7 @@ export function RepliesCompare({
   const columns = useMemo(
     (): CompareColumn[] =>
       replies.map((id) => {
-        const node = live[id] ?? nodes[id];
+        const node = live[id] ?? nodes.get(id);
         const model = typeof node?.metadata.model === "string" ? node.metadata.model : "Reply";
         const replay = typeof node?.metadata["replay_of"] === "string";
         const figures = node ? replyFigures(node.metadata) : [];

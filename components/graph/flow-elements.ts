@@ -1,3 +1,4 @@
+import { versionLabel } from "@/components/session/versions";
 import type { GraphRow, GraphView } from "@/lib/engine/build-graph";
 import type { NodeId } from "@/lib/engine/ids";
 import { attachmentsOf } from "@/lib/engine/types";
@@ -64,7 +65,7 @@ export function turnNode(card: DrawNode, position: Point, ctx: ElementContext): 
       head: row.id === ctx.view.headId,
       spine: row.onHeadSpine,
       forks: row.childCount,
-      sibling: row.siblingCount > 1 ? `${row.siblingIndex + 1}/${row.siblingCount}` : null,
+      sibling: versionLabel(row.siblingIndex, row.siblingCount),
       spawned: row.callerId !== null && row.kind !== "tool",
       covered: card.covered,
       glow: glowOf(row.id, ctx.marks),

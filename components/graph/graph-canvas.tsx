@@ -99,7 +99,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const expanded = useMemo(() => new Set(Object.keys(expandedIds).map(asNodeId)), [expandedIds]);
   // The selected node as the store holds it: its text, metadata and reads (the graph's rows
   // keep only what a card shows). What it read glows (graph.md, provenance).
-  const held = useSession((st) => (selectedId === null ? undefined : st.nodes[selectedId]));
+  const held = useSession((st) => (selectedId === null ? undefined : st.nodes.get(selectedId)));
   const heldReads = held?.reads;
   const reads = useMemo(
     () => (heldReads !== undefined && heldReads.length > 0 ? heldReads : null),

@@ -2,6 +2,7 @@ import type { NodeId } from "@/lib/engine/ids";
 import type { GraphRow } from "@/lib/engine/build-graph";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import type { FlowEdge, FlowNode, NavEntry } from "./flow-types";
+import { diffMaps, type PersistentMap } from "@/components/session/persistent-map";
 import {
   GraphBuilder,
   type GraphModel,
@@ -24,7 +25,7 @@ export interface WorkerLike {
 /** The page's state a model is built from: the store's ledger record as it is held. */
 export interface ModelInput extends ModelOptions {
   readonly session: SessionRecord;
-  readonly nodes: Readonly<Record<string, LedgerNode>>;
+  readonly nodes: PersistentMap<LedgerNode>;
 }
 
 /** A node as the worker gets it: no `reads` (the marks travel as the selection's reads). */
@@ -140,13 +141,15 @@ export class GraphModelClient {
     const upserts: LedgerNode[] = [];
     const removed: string[] = [];
     if (before === null) {
-      for (const node of Object.values(input.nodes)) upserts.push(withoutReads(node));
-    } else if (before !== input.nodes) {
-      for (const id in input.nodes) {
-        const node = input.nodes[id];
-        if (node !== undefined && before[id] !== node) upserts.push(withoutReads(node));
-      }
-      for (const id in before) if (input.nodes[id] === undefined) removed.push(id);
+      input.nodes.forEach((node) => upserts.push(withoutReads(node)));
+    } else {
+      // The maps share what did not change: the walk follows the change, not the ledger.
+      diffMaps(
+        before,
+        input.nodes,
+        (_, node) => upserts.push(withoutReads(node)),
+        (id) => removed.push(id),
+      );
     }
     this.nodesSent += upserts.length;
     this.gen += 1;

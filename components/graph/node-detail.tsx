@@ -103,7 +103,7 @@ export function NodeDetail(props: NodeDetailProps) {
   // Content and provenance on demand ([R123]): a lean or skeleton copy is fetched whole when
   // opened here; until then its label shows, marked as loading.
   const store = useSessionStoreApi();
-  const partial = useSession((s) => s.nodes[row.id]?.partial);
+  const partial = useSession((s) => s.nodes.get(row.id)?.partial);
   useEffect(() => {
     void store.getState().ensureFull([row.id]);
   }, [row.id, store]);

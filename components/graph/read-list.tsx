@@ -38,7 +38,7 @@ export function ReadList({
   const nodes = useSession(selectNodes);
   const [shown, setShown] = useState(PAGE);
   let total = 0;
-  for (const id of reads) total += nodes[id]?.tokenCount ?? 0;
+  for (const id of reads) total += nodes.get(id)?.tokenCount ?? 0;
   return (
     <>
       <p className={p.readTotal}>
@@ -47,7 +47,7 @@ export function ReadList({
       </p>
       <ol className={p.readList} aria-label="What it read">
         {reads.slice(0, shown).map((id, i) => {
-          const node = nodes[id];
+          const node = nodes.get(id);
           const text =
             node === undefined ? "(deleted since)" : firstLine(node.content) || "(empty)";
           return (

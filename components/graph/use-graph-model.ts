@@ -25,19 +25,7 @@ function spawnLayoutWorker(): WorkerLike {
   }) as unknown as WorkerLike;
 }
 
-const countMemo = new WeakMap<object, number>();
-
-/** How many nodes the tab holds (counted once per structural change). */
-function sizeOf(s: SessionState): number {
-  let n = countMemo.get(s.nodes);
-  if (n === undefined) {
-    n = Object.keys(s.nodes).length;
-    countMemo.set(s.nodes, n);
-  }
-  return n;
-}
-
-const selectBig = (s: SessionState) => sizeOf(s) > WORKER_FROM_NODES;
+const selectBig = (s: SessionState) => s.nodes.size > WORKER_FROM_NODES;
 const selectNodes = (s: SessionState) => s.nodes;
 const selectGraphKey = (s: SessionState) => s.graphKey;
 const selectSession = (s: SessionState) => s.session;

@@ -22,6 +22,8 @@ import type { NodeSource } from "./node-source";
 import type { WireNode } from "@/lib/engine/wire-node";
 
 export { selectStreaming };
+/** Re-exported where the branch rules were first read from (./versions.ts holds it). */
+export { childrenLookup } from "./versions";
 
 const StoreContext = createContext<SessionStoreApi | null>(null);
 
@@ -66,7 +68,7 @@ const listMemo = new WeakMap<object, readonly WireNode[]>();
 function listOf(nodes: SessionState["nodes"]): readonly WireNode[] {
   let list = listMemo.get(nodes);
   if (!list) {
-    list = Object.values(nodes).sort((a, b) => a.seq - b.seq);
+    list = nodes.values().sort((a, b) => a.seq - b.seq);
     listMemo.set(nodes, list);
   }
   return list;
@@ -125,7 +127,7 @@ export function selectHeadView(s: SessionState): HeadView {
   const hit = headMemo.get(s.nodes);
   if (hit && hit.session === s.session) return hit.view;
   const { nodes, session } = s;
-  const get = (id: string) => nodes[id];
+  const get = (id: string) => nodes.get(id);
   let view = EMPTY_HEAD;
   if (session.headId) {
     try {
@@ -152,17 +154,4 @@ export function useHeadView(): HeadView {
 /** One node as it is now (a streaming node's live text): re-renders only when it changes. */
 export function useNode(id: NodeId): WireNode | undefined {
   return useSession(useCallback((s: SessionState) => nodeOf(s, id), [id]));
-}
-
-const NO_CHILDREN: readonly NodeId[] = [];
-
-/** `childrenOf` over the index, for the engine's branch rules (versionsUnder, branchTip). */
-export function childrenLookup(
-  s: Pick<SessionState, "nodes" | "children">,
-): (id: NodeId) => readonly LedgerNode[] {
-  return (id) =>
-    (s.children[id] ?? NO_CHILDREN).flatMap((c) => {
-      const n = s.nodes[c];
-      return n ? [n] : [];
-    });
 }

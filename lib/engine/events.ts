@@ -92,17 +92,23 @@ export interface CompactionFailedEvent extends EventOf<"compaction_failed"> {
   readonly message: string;
 }
 
-/** Why a user-visible notice was raised. */
-export type NoticeCode =
-  | "too_few_messages"
-  | "nothing_to_compact"
-  | "summary_not_smaller"
-  | "compaction_thrash"
-  | "compaction_latched"
-  | "local_command"
-  | "tool_round_limit"
-  /** `nested`: the oldest summaries could not be summarised again; they stay active. */
-  | "nesting_failed";
+/**
+ * Why a user-visible notice was raised. `nesting_failed` (`nested`): the oldest summaries
+ * could not be summarised again; they stay active.
+ */
+export const NOTICE_CODES = [
+  "too_few_messages",
+  "nothing_to_compact",
+  "summary_not_smaller",
+  "compaction_thrash",
+  "compaction_latched",
+  "local_command",
+  "tool_round_limit",
+  "nesting_failed",
+] as const;
+
+/** The `code` of a {@link NoticeEvent}. */
+export type NoticeCode = (typeof NOTICE_CODES)[number];
 
 /** A user-visible message that is not conversation (never sent to a model). */
 export interface NoticeEvent extends EventOf<"notice"> {

@@ -3,6 +3,7 @@ import { httpStatusOf } from "./status";
 import type { LedgerNode } from "../engine/types";
 import type { TurnEvent } from "../dispatcher/run-turn";
 import { sseResponse } from "./sse";
+import type { TurnStreamEvent } from "../engine/turn-stream";
 
 /**
  * The JSON answer of a finished turn: `{user, reply}`, or — when the provider failed and the
@@ -70,22 +71,30 @@ export function turnEventStream<R>(
   return sseResponse(async (send) => {
     let step = first;
     while (!step.done) {
-      const event = step.value;
-      switch (event.type) {
-        case "node":
-          send("node", event.node);
-          break;
-        case "delta":
-          send("delta", { id: event.id, text: event.text, offset: event.offset });
-          break;
-        case "done":
-          send("done", { node: event.node });
-          break;
-        case "error":
-          send("error", { code: event.code, message: event.message, node: event.node });
-          break;
-      }
+      const wire = turnStreamEventOf(step.value);
+      send(wire.event, wire.data);
       step = await events.next();
     }
   });
+}
+
+/** A turn's event as the stream carries it (lib/engine/turn-stream.ts, which the browser decodes with). */
+function turnStreamEventOf(event: TurnEvent): TurnStreamEvent {
+  switch (event.type) {
+    case "node":
+      return { event: "node", data: event.node };
+    case "delta":
+      return { event: "delta", data: { id: event.id, text: event.text, offset: event.offset } };
+    case "done":
+      return { event: "done", data: { node: event.node } };
+    case "error":
+      return {
+        event: "error",
+        data: {
+          code: event.code,
+          message: event.message,
+          ...(event.node ? { node: event.node } : {}),
+        },
+      };
+  }
 }

@@ -201,8 +201,8 @@ describe("[R120] a streamed token costs O(its node), not O(the ledger)", () => {
     const first = selectGraph(s.getState());
     await s.getState().ensureFull([id("n5")]);
     // The store holds the whole text now; the graph, whose card shows its first line, stays.
-    expect(s.getState().nodes["n5"]?.content).toBe("First line\nand the rest of the text");
-    expect(s.getState().nodes["n5"]?.partial).toBeUndefined();
+    expect(s.getState().nodes.get("n5")?.content).toBe("First line\nand the rest of the text");
+    expect(s.getState().nodes.get("n5")?.partial).toBeUndefined();
     expect(selectGraph(s.getState())).toBe(first);
     expect(build).toHaveBeenCalledTimes(1);
     // A change of what a card shows is a graph change.
@@ -219,22 +219,22 @@ describe("[R120] a streamed token costs O(its node), not O(the ledger)", () => {
     expect(selectStreaming(s.getState())).toBe(true);
     s.getState().upsertNode(wire("n51", "n50", 51, { status: "interrupted", content: "a" }));
     expect(selectStreaming(s.getState())).toBe(false);
-    expect(s.getState().nodes["n51"]?.status).toBe("interrupted");
+    expect(s.getState().nodes.get("n51")?.status).toBe("interrupted");
   });
 
   it("[R120] children are indexed by predecessor in seq order, kept up to date incrementally", () => {
     const s = storeOf([wire("R", null, 0), wire("b", "R", 5), wire("a", "R", 2)], "a");
-    expect(s.getState().children["R"]).toEqual(["a", "b"]);
+    expect(s.getState().children.get("R")).toEqual(["a", "b"]);
     expect(s.getState().maxSeq).toBe(5);
     // An older sibling arriving late lands in its seq place; the others keep theirs.
     s.getState().merge([wire("c", "R", 9), wire("z", "R", 3)]);
-    expect(s.getState().children["R"]).toEqual(["a", "z", "b", "c"]);
+    expect(s.getState().children.get("R")).toEqual(["a", "z", "b", "c"]);
     expect(s.getState().maxSeq).toBe(9);
     const kids = childrenLookup(s.getState());
     expect(kids(id("R")).map((n) => n.id)).toEqual(["a", "z", "b", "c"]);
     s.getState().removeNodes([id("z"), id("c")]);
-    expect(s.getState().children["R"]).toEqual(["a", "b"]);
-    expect(s.getState().nodes["z"]).toBeUndefined();
+    expect(s.getState().children.get("R")).toEqual(["a", "b"]);
+    expect(s.getState().nodes.get("z")).toBeUndefined();
     // The highest seq held never goes back: a catch-up never asks for removed nodes again.
     expect(s.getState().maxSeq).toBe(9);
   });
@@ -289,9 +289,9 @@ describe("[R121] a node never regresses, whatever order its copies arrive in", (
 
   it("[R121] the store applies the rule: a late skeleton or lean copy never replaces a full one", () => {
     const s = storeOf([wire("R", null, 0), full], "A");
-    const held = s.getState().nodes["A"];
+    const held = s.getState().nodes.get("A");
     s.getState().merge([lean, skeleton]);
-    expect(s.getState().nodes["A"]).toBe(held);
+    expect(s.getState().nodes.get("A")).toBe(held);
   });
 });
 
@@ -307,8 +307,8 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     await s.getState().catchUp();
     expect(calls.filter((c) => c.kind === "after").map((c) => c.arg)).toEqual(["3", "5", "7"]);
     expect(calls.some((c) => c.kind === "ids")).toBe(false);
-    expect(Object.keys(s.getState().nodes)).toHaveLength(10);
-    expect(s.getState().nodes["n9"]?.partial).toBe("reads");
+    expect(s.getState().nodes.keys()).toHaveLength(10);
+    expect(s.getState().nodes.get("n9")?.partial).toBe("reads");
     expect(s.getState().session.headId).toBe("n9");
     expect(s.getState().maxSeq).toBe(9);
   });
@@ -326,8 +326,8 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     await s.getState().catchUp();
     const ids = calls.filter((c) => c.kind === "ids").map((c) => c.arg.split(",").sort());
     expect(ids).toEqual([["n2", "n5"]]);
-    expect(s.getState().nodes["n5"]?.status).toBe("complete");
-    expect(s.getState().nodes["n5"]?.content).toBe("done");
+    expect(s.getState().nodes.get("n5")?.status).toBe("complete");
+    expect(s.getState().nodes.get("n5")?.content).toBe("done");
     expect(selectStreaming(s.getState())).toBe(false);
   });
 
@@ -364,7 +364,7 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     });
     await settled;
     expect(calls).toEqual([]);
-    expect(s.getState().nodes["n4"]?.status).toBe("interrupted");
+    expect(s.getState().nodes.get("n4")?.status).toBe("interrupted");
   });
 
   it("[R122] if the seal does not come, Stop makes one bounded catch-up", async () => {
@@ -406,8 +406,8 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     const s = storeOf(chain(4), "n2");
     s.getState().select(id("n4"));
     s.getState().apply({ type: "nodes_removed", ids: [id("n3"), id("n4")] });
-    expect(s.getState().nodes["n3"]).toBeUndefined();
-    expect(s.getState().children["n2"]).toBeUndefined();
+    expect(s.getState().nodes.get("n3")).toBeUndefined();
+    expect(s.getState().children.get("n2")).toBeUndefined();
     expect(s.getState().selectedId).toBeNull();
   });
 
@@ -415,8 +415,8 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     const s = storeOf(chain(4), "n2");
     s.getState().apply({ type: "nodes_removed", ids: [id("n3"), id("n4")] });
     s.getState().merge(chain(4).slice(3));
-    expect(s.getState().nodes["n3"]).toBeUndefined();
-    expect(s.getState().children["n2"]).toBeUndefined();
+    expect(s.getState().nodes.get("n3")).toBeUndefined();
+    expect(s.getState().children.get("n2")).toBeUndefined();
   });
 
   it("[R122] during this tab's own turn, a catch-up's older session record keeps HEAD on the reply", async () => {
@@ -492,7 +492,7 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     expect(s.getState().syncedSeq).toBe(2);
     await s.getState().catchUp();
     expect(calls.find((c) => c.kind === "after")?.arg).toBe("2");
-    expect(s.getState().nodes["n3"]).toBeDefined();
+    expect(s.getState().nodes.get("n3")).toBeDefined();
     expect(s.getState().syncedSeq).toBe(5);
   });
 
@@ -524,11 +524,11 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     s.getState().setOwnStream(null);
     await s.getState().catchUp();
     expect(calls.filter((c) => c.kind === "skeleton").map((c) => c.arg)).toEqual(["-1", "1", "3"]);
-    expect(s.getState().nodes["n4"]).toBeUndefined();
-    expect(s.getState().children["n3"]).toBeUndefined();
-    expect(s.getState().nodes["n6"]).toBeDefined();
+    expect(s.getState().nodes.get("n4")).toBeUndefined();
+    expect(s.getState().children.get("n3")).toBeUndefined();
+    expect(s.getState().nodes.get("n6")).toBeDefined();
     // Held copies never regress to the pass's skeletons.
-    expect(s.getState().nodes["n2"]?.partial).toBeUndefined();
+    expect(s.getState().nodes.get("n2")?.partial).toBeUndefined();
   });
 
   it("[R122] the missed-delete pass never drops this tab's own streaming reply", async () => {
@@ -543,9 +543,9 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     const s = storeOf([...chain(3), reply, wire("gone", "n1", 2.5)], "n4", behind);
     s.getState().setOwnStream(id("n4"));
     await s.getState().catchUp();
-    expect(s.getState().nodes["n4"]).toBeDefined();
-    expect(s.getState().nodes["x5"]).toBeDefined();
-    expect(s.getState().nodes["gone"]).toBeUndefined();
+    expect(s.getState().nodes.get("n4")).toBeDefined();
+    expect(s.getState().nodes.get("x5")).toBeDefined();
+    expect(s.getState().nodes.get("gone")).toBeUndefined();
   });
 
   it("[R122] deleting tab: R-u1(HEAD)-a1-{u2-T, u2b}, deleting T removes what the server removed, keeps a1 and u2b", () => {
@@ -563,11 +563,11 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     const answer = { ...session("u1"), removed: [id("u2"), id("T")] };
     const kept = landBranchDeleted(s, answer);
     const st = s.getState();
-    expect(st.nodes["a1"]).toBeDefined();
-    expect(st.nodes["u2b"]).toBeDefined();
-    expect(st.nodes["u2"]).toBeUndefined();
-    expect(st.nodes["T"]).toBeUndefined();
-    expect(st.children["a1"]).toEqual(["u2b"]);
+    expect(st.nodes.get("a1")).toBeDefined();
+    expect(st.nodes.get("u2b")).toBeDefined();
+    expect(st.nodes.get("u2")).toBeUndefined();
+    expect(st.nodes.get("T")).toBeUndefined();
+    expect(st.children.get("a1")).toEqual(["u2b"]);
     expect("removed" in st.session).toBe(false);
     expect(kept).toBe(st.session);
   });
@@ -613,8 +613,13 @@ describe("[R123] content and provenance on demand", () => {
     const sizes = calls.filter((c) => c.kind === "ids").map((c) => c.arg.split(",").length);
     // ROOT was full already: 1,200 ids in three requests of at most 500.
     expect(sizes).toEqual([500, 500, 200]);
-    expect(Object.values(s.getState().nodes).every((n) => n.partial === undefined)).toBe(true);
-    expect(s.getState().nodes["n7"]?.content).toBe("text of n7");
+    expect(
+      s
+        .getState()
+        .nodes.values()
+        .every((n) => n.partial === undefined),
+    ).toBe(true);
+    expect(s.getState().nodes.get("n7")?.content).toBe("text of n7");
     // Already full: nothing is asked again.
     await s.getState().ensureFull(all);
     expect(calls.filter((c) => c.kind === "ids")).toHaveLength(3);
@@ -657,11 +662,11 @@ describe("[R123] content and provenance on demand", () => {
     };
     const s = storeOf(held, "n2", flaky);
     await s.getState().ensureFull([id("n1")]);
-    expect(s.getState().nodes["n1"]?.partial).toBe("skeleton");
+    expect(s.getState().nodes.get("n1")?.partial).toBe("skeleton");
     expect(s.getState().error).toBeNull();
     fail = false;
     await s.getState().ensureFull([id("n1")]);
-    expect(s.getState().nodes["n1"]?.partial).toBeUndefined();
+    expect(s.getState().nodes.get("n1")?.partial).toBeUndefined();
   });
 
   it("[R123] selecting a node (for its provenance marks) fetches its reads", async () => {
@@ -675,7 +680,7 @@ describe("[R123] content and provenance on demand", () => {
     );
     const s = storeOf(held, "n2", source);
     s.getState().select(id("n2"));
-    await vi.waitFor(() => expect(s.getState().nodes["n2"]?.reads).toEqual(["R", "n1"]));
+    await vi.waitFor(() => expect(s.getState().nodes.get("n2")?.reads).toEqual(["R", "n1"]));
   });
 });
 

@@ -1,3 +1,4 @@
+import { PersistentMap } from "@/components/session/persistent-map";
 import { buildGraph, type GraphView } from "@/lib/engine/build-graph";
 import { asNodeId, asSessionId, tokens, type NodeId } from "@/lib/engine/ids";
 import type { LedgerNode, NodeKind, NodeMetadata, SessionRecord } from "@/lib/engine/types";
@@ -103,9 +104,9 @@ export class TestLedger {
     };
   }
 
-  /** The nodes by id, as the session store holds them (a new record, as on a change). */
-  record(): Record<string, LedgerNode> {
-    return Object.fromEntries(this.nodes.map((n) => [n.id, n]));
+  /** The nodes by id, as the session store holds them (a new map, as on a change). */
+  record(): PersistentMap<LedgerNode> {
+    return PersistentMap.from(this.nodes.map((n) => [n.id, n]));
   }
 }
 

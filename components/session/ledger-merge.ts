@@ -1,0 +1,237 @@
+import type { NodeId } from "@/lib/engine/ids";
+import type { SessionRecord } from "@/lib/engine/types";
+import { firstLine, type WireNode } from "@/lib/engine/wire-node";
+import { PersistentMap } from "./persistent-map";
+
+/**
+ * The browser's copy of a session's ledger and the pure rules that change it: merging
+ * copies of nodes by the never-regress rule ([R121]), streamed text at its offset, removal.
+ * No network, no store: the session store applies what these return, the sync
+ * (ledger-sync.ts) decides what to fetch.
+ *
+ * Two slices of nodes ([R120]): `nodes` changes only on a structural change — a node
+ * appears, seals, is removed, or a fuller copy arrives — and then by a new persistent map
+ * that shares all but the changed entries ([R289]); `live` holds the few streaming nodes'
+ * latest copies, so a token copies O(streams), never the ledger.
+ */
+export interface Ledger {
+  /** The ledger by id (a streaming node's entry keeps the text of its last structural change). */
+  readonly nodes: PersistentMap<WireNode>;
+  /** Children ids by predecessor id, in seq order. */
+  readonly children: PersistentMap<readonly NodeId[]>;
+  /** The streaming nodes' latest copies; its keys are the set of streaming ids. */
+  readonly live: Readonly<Record<string, WireNode>>;
+  /** The highest seq held. Never decreases. */
+  readonly maxSeq: number;
+}
+
+/** What a change did besides giving a new ledger. */
+export interface LedgerChange {
+  readonly ledger: Ledger;
+  /** `nodes` or `children` changed (the whole-ledger memos are keyed on them). */
+  readonly structural: boolean;
+  /** The graph could look different (a node appeared, sealed, or changed its card). */
+  readonly graphChanged: boolean;
+}
+
+/** How complete a copy is: full 2, lean 1, skeleton 0. */
+function rank(n: WireNode): number {
+  return n.partial === undefined ? 2 : n.partial === "reads" ? 1 : 0;
+}
+
+/** A lean copy completed with a full copy's provenance (lean + reads = full). */
+function withReads(lean: WireNode, from: WireNode): WireNode {
+  if (rank(lean) !== 1 || rank(from) !== 2) return lean;
+  const { partial, ...rest } = lean;
+  void partial;
+  return { ...rest, reads: from.reads };
+}
+
+/**
+ * Of two copies of one node, the later one ([R121]). A node only ever moves forward —
+ * streaming with more text, then sealed once, after which nothing about it changes — and a
+ * copy only ever gets fuller: a sealed copy beats a streaming one, while streaming the longer
+ * text wins, and of two sealed copies the fuller (full > lean > skeleton) wins. Returns `a`
+ * itself when `b` adds nothing, so callers can tell "no change" by identity.
+ */
+export function newer(a: WireNode, b: WireNode): WireNode {
+  const aSealed = a.status !== "streaming";
+  const bSealed = b.status !== "streaming";
+  if (aSealed && bSealed) return rank(b) > rank(a) ? b : a;
+  if (aSealed) return a;
+  if (bSealed) return withReads(b, a);
+  if (b.content.length > a.content.length) return withReads(b, a);
+  if (b.content.length === a.content.length && rank(b) > rank(a)) return b;
+  return a;
+}
+
+/** The current copy of a node: a streaming node's live text first. */
+export function nodeOf(ledger: Pick<Ledger, "nodes" | "live">, id: string): WireNode | undefined {
+  return ledger.live[id] ?? ledger.nodes.get(id);
+}
+
+/** True when the record has a key: O(1), unlike `Object.keys(..).length`. */
+export function hasAny(record: Readonly<Record<string, unknown>>): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return true;
+  return false;
+}
+
+/** The tool calls' names: all a card shows of a node's metadata (cardText). */
+function callNames(n: WireNode): string {
+  return (n.metadata.tool_calls ?? []).map((c) => c.name).join("\u0000");
+}
+
+/** Two sealed copies of one node whose graph card and place are the same. */
+function sameCard(a: WireNode, b: WireNode): boolean {
+  return (
+    a.status === b.status &&
+    a.status !== "streaming" &&
+    a.kind === b.kind &&
+    a.predecessorId === b.predecessorId &&
+    a.tokenCount === b.tokenCount &&
+    firstLine(a.content) === firstLine(b.content) &&
+    callNames(a) === callNames(b)
+  );
+}
+
+/** Two session records that show the same: the catch-up keeps the one it holds. */
+export function sameRecord(a: SessionRecord, b: SessionRecord): boolean {
+  return (
+    a === b ||
+    (a.id === b.id &&
+      a.updatedAt === b.updatedAt &&
+      a.headId === b.headId &&
+      a.title === b.title &&
+      a.rootId === b.rootId &&
+      JSON.stringify(a.meta) === JSON.stringify(b.meta))
+  );
+}
+
+/** Inserts `id` (of `seq`) into a seq-ordered list; appends are the common case. */
+function insertBySeq(
+  list: readonly NodeId[],
+  id: NodeId,
+  seq: number,
+  seqOf: (id: NodeId) => number,
+): NodeId[] {
+  const out = [...list];
+  let at = out.length;
+  while (at > 0 && seqOf(out[at - 1] as NodeId) > seq) at--;
+  out.splice(at, 0, id);
+  return out;
+}
+
+const EMPTY: Ledger = {
+  nodes: PersistentMap.empty(),
+  children: PersistentMap.empty(),
+  live: {},
+  maxSeq: 0,
+};
+
+/** The ledger of these copies (in any order; several copies of one node merge). */
+export function indexLedger(list: readonly WireNode[]): Ledger {
+  return (
+    mergeCopies(
+      EMPTY,
+      [...list].sort((a, b) => a.seq - b.seq),
+    )?.ledger ?? EMPTY
+  );
+}
+
+/**
+ * Merges copies of nodes by the never-regress rule ([R121]); null when nothing changed.
+ * Only the entries that change are written ([R289]); more streamed text of a node already
+ * streaming touches `live` alone. `isRemoved` names ids deleted before: a copy of one
+ * arriving later (a fetch answered before the delete) is a ghost and is dropped.
+ */
+export function mergeCopies(
+  ledger: Ledger,
+  incoming: readonly WireNode[],
+  isRemoved: (id: string) => boolean = () => false,
+): LedgerChange | null {
+  let { nodes, children, maxSeq } = ledger;
+  let live: Record<string, WireNode> | null = null;
+  let graphChanged = false;
+  const seqOf = (id: NodeId) => nodes.get(id)?.seq ?? 0;
+  for (const n of incoming) {
+    if (isRemoved(n.id)) continue;
+    maxSeq = Math.max(maxSeq, n.seq);
+    const held = nodes.get(n.id);
+    const current = (live ?? ledger.live)[n.id] ?? held;
+    const merged = current ? newer(current, n) : n;
+    if (merged === current) continue;
+    live ??= { ...ledger.live };
+    if (merged.status === "streaming") live[n.id] = merged;
+    else delete live[n.id];
+    // Only more streamed text of the same copy is not structural.
+    if (
+      held &&
+      merged.status === "streaming" &&
+      held.status === "streaming" &&
+      rank(merged) === rank(held)
+    ) {
+      continue;
+    }
+    nodes = nodes.set(n.id, merged);
+    if (!held || !sameCard(held, merged)) graphChanged = true;
+    if (!held && n.predecessorId) {
+      children = children.set(
+        n.predecessorId,
+        insertBySeq(children.get(n.predecessorId) ?? [], n.id, n.seq, seqOf),
+      );
+    }
+  }
+  const structural = nodes !== ledger.nodes;
+  if (!structural && live === null && maxSeq === ledger.maxSeq) return null;
+  return {
+    ledger: { nodes, children, live: live ?? ledger.live, maxSeq },
+    structural,
+    graphChanged,
+  };
+}
+
+/** What became of a streamed chunk. */
+export type DeltaResult =
+  /** Applied, or already there (text this copy has is skipped: a chunk never lands twice). */
+  | { readonly ok: true; readonly ledger: Ledger }
+  /** The chunk starts past the end of this copy, or the node is unknown: refetch it. */
+  | { readonly ok: false };
+
+/**
+ * Applies streamed text that starts at `offset` of the node's content. A node not streaming
+ * here is either unknown (not ok: a catch-up brings its text so far) or already sealed
+ * (ok: nothing to add).
+ */
+export function appendDelta(ledger: Ledger, id: NodeId, text: string, offset: number): DeltaResult {
+  const node = ledger.live[id];
+  if (!node) return ledger.nodes.has(id) ? { ok: true, ledger } : { ok: false };
+  const have = node.content.length;
+  if (offset > have) return { ok: false };
+  if (offset + text.length <= have) return { ok: true, ledger };
+  const content = node.content + text.slice(have - offset);
+  return { ok: true, ledger: { ...ledger, live: { ...ledger.live, [id]: { ...node, content } } } };
+}
+
+/** The ledger without these ids (and their children lists); null when it held none. */
+export function removeFromLedger(ledger: Ledger, ids: readonly NodeId[]): Ledger | null {
+  let { nodes, children } = ledger;
+  let live: Record<string, WireNode> | null = null;
+  for (const id of ids) {
+    const node = nodes.get(id);
+    if (node === undefined) continue;
+    const pred = node.predecessorId;
+    const siblings = pred ? children.get(pred) : undefined;
+    if (pred && siblings) {
+      const rest = siblings.filter((c) => c !== id);
+      children = rest.length > 0 ? children.set(pred, rest) : children.delete(pred);
+    }
+    children = children.delete(id);
+    nodes = nodes.delete(id);
+    if (ledger.live[id] !== undefined) {
+      live ??= { ...ledger.live };
+      delete live[id];
+    }
+  }
+  if (nodes === ledger.nodes) return null;
+  return { nodes, children, live: live ?? ledger.live, maxSeq: ledger.maxSeq };
+}

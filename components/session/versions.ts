@@ -1,0 +1,86 @@
+import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
+import type { NodeId } from "@/lib/engine/ids";
+import type { LedgerNode } from "@/lib/engine/types";
+import type { Ledger } from "./ledger-merge";
+
+/**
+ * The versions of a message — the `‹ 2/3 ›` of the transcript, the graph's `2/3` tag, the
+ * compare view's "Version 2 of 3" — in one place, by the engine's rule (`versionsUnder`,
+ * the same one behind the graph's `siblingIndex` / `siblingCount`) over the browser's
+ * children index ([R290]). Never a whole-ledger graph build.
+ */
+
+/** The part of the ledger the version rules read. */
+export type VersionLedger = Pick<Ledger, "nodes" | "children">;
+
+const NO_CHILDREN: readonly NodeId[] = [];
+
+/** `childrenOf` over the index, for the engine's branch rules (versionsUnder, branchTip). */
+export function childrenLookup(ledger: VersionLedger): (id: NodeId) => readonly LedgerNode[] {
+  return (id) =>
+    (ledger.children.get(id) ?? NO_CHILDREN).flatMap((c) => {
+      const n = ledger.nodes.get(c);
+      return n ? [n] : [];
+    });
+}
+
+/** The alternatives under `parent`, oldest first (its children minus attachments). */
+export function versionsBelow(ledger: VersionLedger, parent: LedgerNode): readonly LedgerNode[] {
+  return versionsUnder(parent, childrenLookup(ledger));
+}
+
+/** Where a message stands among its parent's versions. */
+export interface VersionPlace {
+  readonly versions: readonly LedgerNode[];
+  /** Its index among them, oldest 0; -1 when it is not one of them (an attachment). */
+  readonly index: number;
+}
+
+/** `node`'s place among its versions; null when its parent is not held (or it is ROOT). */
+export function versionPlace(ledger: VersionLedger, node: LedgerNode): VersionPlace | null {
+  const parent = node.predecessorId ? ledger.nodes.get(node.predecessorId) : undefined;
+  if (!parent) return null;
+  const versions = versionsBelow(ledger, parent);
+  return { versions, index: versions.findIndex((v) => v.id === node.id) };
+}
+
+/** `[index, count]` for the `‹ 2/3 ›` control: `[0, 1]` for a message with no alternative. */
+export function versionCount(
+  ledger: VersionLedger,
+  node: LedgerNode,
+): readonly [index: number, count: number] {
+  const place = versionPlace(ledger, node);
+  return place === null || place.index < 0 ? [0, 1] : [place.index, place.versions.length];
+}
+
+/** The version `delta` steps from `node` (‹ is -1, › is +1); undefined past either end. */
+export function versionStep(
+  ledger: VersionLedger,
+  node: LedgerNode,
+  delta: -1 | 1,
+): LedgerNode | undefined {
+  const place = versionPlace(ledger, node);
+  return place?.versions[place.index + delta];
+}
+
+/** The version beside `node` to compare it with: the one before it, else the one after. */
+export function versionBeside(ledger: VersionLedger, node: LedgerNode): LedgerNode | undefined {
+  const place = versionPlace(ledger, node);
+  if (place === null) return undefined;
+  return place.versions[place.index > 0 ? place.index - 1 : place.index + 1];
+}
+
+/** Where switching to `version` lands: its latest continuation ({@link branchTip}). */
+export function versionTip(ledger: VersionLedger, version: LedgerNode): NodeId {
+  return branchTip(version, childrenLookup(ledger));
+}
+
+/** `2/3` for the second of three versions; null for a message with no alternative. */
+export function versionLabel(index: number, count: number): string | null {
+  return count > 1 ? `${index + 1}/${count}` : null;
+}
+
+/** `Version 2 of 3`: the label spelled out (titles, the compare view's columns). */
+export function versionTitle(index: number, count: number): string {
+  return `Version ${index + 1} of ${count}`;
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { diffMaps, hashKey, PersistentMap } from "@/components/session/persistent-map";
+
+/** A deterministic sequence of operations against a Map, the reference. */
+function* operations(count: number, keys: number, seed = 7): Generator<[string, number | null]> {
+  let x = seed;
+  for (let i = 0; i < count; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    const key = `n${x % keys}`;
+    // One operation in four is a delete.
+    yield [key, (x >>> 8) % 4 === 0 ? null : i];
+  }
+}
+
+function diffOf<V>(a: PersistentMap<V>, b: PersistentMap<V>) {
+  const changed: [string, V][] = [];
+  const removed: string[] = [];
+  diffMaps(
+    a,
+    b,
+    (k, v) => changed.push([k, v]),
+    (k) => removed.push(k),
+  );
+  return { changed: changed.sort(), removed: removed.sort() };
+}
+
+describe("the persistent map the browser's ledger is held in", () => {
+  it("[R289] answers like a Map through thousands of sets and deletes; older versions stay as they were", () => {
+    const reference = new Map<string, number>();
+    let map = PersistentMap.empty<number>();
+    const snapshots: [PersistentMap<number>, Map<string, number>][] = [];
+    let i = 0;
+    for (const [key, value] of operations(20_000, 3_000)) {
+      if (value === null) {
+        reference.delete(key);
+        map = map.delete(key);
+      } else {
+        reference.set(key, value);
+        map = map.set(key, value);
+      }
+      if (++i % 2_000 === 0) snapshots.push([map, new Map(reference)]);
+    }
+    for (const [held, expected] of snapshots) {
+      expect(held.size).toBe(expected.size);
+      for (let k = 0; k < 3_000; k++) expect(held.get(`n${k}`)).toBe(expected.get(`n${k}`));
+      expect(held.keys().sort()).toEqual([...expected.keys()].sort());
+    }
+  });
+
+  it("[R289] a change that changes nothing returns the map itself", () => {
+    const map = PersistentMap.from([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    expect(map.set("a", 1)).toBe(map);
+    expect(map.delete("zz")).toBe(map);
+    expect(map.set("a", 3)).not.toBe(map);
+    expect(map.get("a")).toBe(1);
+  });
+
+  it("[R289] keys whose 32-bit hashes collide are kept apart", () => {
+    // Pairs of ids with equal FNV-1a hashes (found by a search over generated ids).
+    const pairs = [
+      ["id-66pkag", "id-1mq5ayc"],
+      ["id-1jsjbou", "id-cbd68s"],
+      ["id-w1io0u", "id-1kgp79t"],
+    ] as const;
+    for (const [a, b] of pairs) expect(hashKey(a)).toBe(hashKey(b));
+    let map = PersistentMap.from(Array.from({ length: 2_000 }, (_, k) => [`n${k}`, k] as const));
+    for (const [a, b] of pairs) map = map.set(a, 1).set(b, 2);
+    for (const [a, b] of pairs) expect([map.get(a), map.get(b)]).toEqual([1, 2]);
+    expect(map.size).toBe(2_006);
+    const [first, second] = pairs[0];
+    map = map.delete(first);
+    expect([map.get(first), map.get(second), map.size]).toEqual([undefined, 2, 2_005]);
+    expect(diffOf(map.set(first, 3), map)).toEqual({ changed: [], removed: [first] });
+  });
+
+  it("[R289] the diff of two versions names exactly what changed, walking only what differs", () => {
+    let before = PersistentMap.empty<object>();
+    for (let k = 0; k < 10_000; k++) before = before.set(`n${k}`, { k });
+    const fresh = { k: -1 };
+    const after = before.set("n5", fresh).set("new", fresh).delete("n9000");
+    expect(diffOf(before, after)).toEqual({
+      changed: [
+        ["n5", fresh],
+        ["new", fresh],
+      ].sort(),
+      removed: ["n9000"],
+    });
+    expect(diffOf(after, after)).toEqual({ changed: [], removed: [] });
+    expect(diffOf(PersistentMap.empty(), after).changed).toHaveLength(10_000);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { indexLedger } from "@/components/session/ledger-merge";
+import {
+  versionBeside,
+  versionCount,
+  versionLabel,
+  versionStep,
+  versionTip,
+  versionTitle,
+  versionsBelow,
+} from "@/components/session/versions";
+import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
+import type { NodeKind } from "@/lib/engine/types";
+import type { WireNode } from "@/lib/engine/wire-node";
+
+function wire(x: string, pred: string | null, seq: number, kind: NodeKind): WireNode {
+  return {
+    id: asNodeId(x),
+    sessionId: asSessionId("S1"),
+    predecessorId: pred === null ? null : asNodeId(pred),
+    seq,
+    kind,
+    content: x,
+    status: "complete",
+    callerId: null,
+    metadata: {},
+    reads: [],
+    tokenCount: tokens(1),
+    createdAt: "2026-12-01T00:00:00.000Z",
+  };
+}
+
+/**
+ * R → u1 → {a1, a1b → u2b → a2b, a1c}, plus a notice under u1 (a side leaf, not a version).
+ * Seqs make a1 the oldest version and a2b the latest leaf under a1b.
+ */
+const ledger = indexLedger([
+  wire("R", null, 0, "root"),
+  wire("u1", "R", 1, "user"),
+  wire("a1", "u1", 2, "assistant"),
+  wire("note", "u1", 3, "notice"),
+  wire("a1b", "u1", 4, "assistant"),
+  wire("a1c", "u1", 5, "assistant"),
+  wire("u2b", "a1b", 6, "user"),
+  wire("a2b", "u2b", 7, "assistant"),
+]);
+const node = (x: string) => {
+  const n = ledger.nodes.get(x);
+  if (!n) throw new Error(`no ${x}`);
+  return n;
+};
+
+describe("one helper for a message's versions (‹ 2/3 ›)", () => {
+  it("[R290] a message's place among its versions, side leaves left out", () => {
+    expect(versionsBelow(ledger, node("u1")).map((n) => n.id)).toEqual(["a1", "a1b", "a1c"]);
+    expect(versionCount(ledger, node("a1b"))).toEqual([1, 3]);
+    expect(versionCount(ledger, node("u2b"))).toEqual([0, 1]);
+    // ROOT has no parent; a notice is not one of the versions.
+    expect(versionCount(ledger, node("R"))).toEqual([0, 1]);
+    expect(versionCount(ledger, node("note"))).toEqual([0, 1]);
+    expect(versionLabel(1, 3)).toBe("2/3");
+    expect(versionLabel(0, 1)).toBeNull();
+    expect(versionTitle(1, 3)).toBe("Version 2 of 3");
+  });
+
+  it("[R290] ‹ and › step to the neighbour, compare takes the one beside, a switch lands on the latest leaf", () => {
+    expect(versionStep(ledger, node("a1b"), -1)?.id).toBe("a1");
+    expect(versionStep(ledger, node("a1b"), 1)?.id).toBe("a1c");
+    expect(versionStep(ledger, node("a1c"), 1)).toBeUndefined();
+    expect(versionBeside(ledger, node("a1"))?.id).toBe("a1b");
+    expect(versionBeside(ledger, node("a1c"))?.id).toBe("a1b");
+    expect(versionTip(ledger, node("a1b"))).toBe("a2b");
+    expect(versionTip(ledger, node("a1"))).toBe("a1");
+  });
+});
