@@ -16,7 +16,11 @@ import { validateContent } from "../engine/validate-content";
 import { leanNode } from "../engine/wire-node";
 import type { EventBus } from "../events/session-event";
 import type { Providers } from "../llm/provider-factory";
-import type { SessionStore, StoredAttachment } from "../store/session-store";
+import type { AttachmentStore, StoredAttachment } from "../store/attachments";
+import type { LedgerReads } from "../store/ledger-reads";
+import type { LedgerWrites } from "../store/ledger-writes";
+import type { SessionRows } from "../store/session-rows";
+import type { StreamLeases } from "../store/stream-leases";
 import type { TurnCompaction } from "../compaction/turn-compaction";
 import { loadRendering, loadView, viewBelow } from "../view/head-view";
 import { loadInnerSummaries } from "../engine/summary-turns";
@@ -33,7 +37,7 @@ import { AGENT_TOOLS, TASK_TOOL } from "./agent-tools";
 import { lookupModel } from "../llm/model-registry";
 import type { ToolSpec } from "../llm/types";
 import type { SessionTitler } from "./session-titler";
-import { TurnWriter } from "./turn-writer";
+import { TurnWriter, type TurnWriterDeps } from "./turn-writer";
 import {
   replayPrompt,
   summariesRead,
@@ -48,8 +52,21 @@ import { DEFAULT_ATTACHMENT_CAPS, DEFAULT_PDF_LIMITS, type AttachmentCaps } from
 import { createPdfReader } from "../files/pdf-reader";
 import type { PdfReading } from "../files/read-file";
 
+/**
+ * The parts of the store the dispatcher uses: the session rows and the ledger's reads, the
+ * explicit HEAD moves and branch delete, the lease probes, the uploads — and what it hands
+ * the turn writer, the replies and the agent loops.
+ */
+export type DispatcherStore = Pick<SessionRows, "getSession"> &
+  Pick<LedgerReads, "node" | "nodes" | "nodesById" | "spine"> &
+  Pick<LedgerWrites, "setHead" | "removeNodes"> &
+  Pick<StreamLeases, "hasLiveStream" | "sealOrphans"> &
+  Pick<AttachmentStore, "addAttachment" | "attachmentsById"> &
+  TurnWriterDeps["store"] &
+  AgentDeps["store"];
+
 export interface DispatcherDeps {
-  readonly store: SessionStore;
+  readonly store: DispatcherStore;
   readonly bus: EventBus;
   readonly providers: Providers;
   readonly config: Pick<Config, "maxMessageChars"> &
@@ -139,7 +156,7 @@ export interface TurnResult {
 export class Dispatcher {
   constructor(private readonly deps: DispatcherDeps) {}
 
-  get store(): SessionStore {
+  get store(): DispatcherStore {
     return this.deps.store;
   }
 

@@ -3,7 +3,7 @@ import type { NodeId } from "../engine/ids";
 import { renderContext, type RenderedContext } from "../engine/render-context";
 import { loadInnerSummaries } from "../engine/summary-turns";
 import type { LedgerNode, SessionRecord } from "../engine/types";
-import type { SessionStore } from "../store/session-store";
+import type { LedgerReads } from "../store/ledger-reads";
 
 /** A head's spine, the session's active summaries, and what the model reads from there. */
 export interface HeadView {
@@ -18,7 +18,7 @@ export interface HeadView {
 }
 
 /** What {@link loadView} reads: the spine and the active summaries, without `reads`. */
-export type ViewReads = Pick<SessionStore, "spine" | "nodesById">;
+export type ViewReads = Pick<LedgerReads, "spine" | "nodesById">;
 
 /**
  * What the model reads from `headId`: the head's spine (one recursive query) and the

@@ -11,7 +11,7 @@ async function session(store: SessionStore, pairs: number, dead: number) {
   let middle: NodeId | undefined;
   for (let i = 0; i < pairs; i++) {
     for (const kind of ["user", "assistant"] as const) {
-      const { node } = await store.append({
+      const { node } = await store.appendNode({
         sessionId: s.id,
         predecessorId: "head",
         kind,
@@ -25,7 +25,7 @@ async function session(store: SessionStore, pairs: number, dead: number) {
   }
   let p = middle as NodeId;
   for (let i = 0; i < dead; i++) {
-    const { node } = await store.append({
+    const { node } = await store.appendNode({
       sessionId: s.id,
       predecessorId: i % 20 === 0 ? (middle as NodeId) : p,
       kind: i % 2 ? "assistant" : "user",
