@@ -59,6 +59,8 @@ export interface ReplyOptions {
     /** The view of `parentId` under that meta, when the turn has it already. */
     readonly view?: HeadView;
   };
+  /** The view of `parentId` under `session.meta`, when the turn loaded it already. */
+  readonly view?: HeadView;
   /** A retry opens its fork with the reply itself. */
   readonly forkMovesHead?: boolean;
   readonly exclusive?: boolean;
@@ -131,7 +133,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   } else {
     // Rendered before the claim (so the placeholder carries its reads at once), and again
     // only in the rare case that the claim saw another active summary.
-    const view = await loadView(store, session, parentId);
+    const view = options.view ?? (await loadView(store, session, parentId));
     wire = toWire(view.rendering);
     readsRef = refOf(view);
     const opened = await writer.openReply(parentId, {

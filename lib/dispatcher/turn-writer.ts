@@ -1,7 +1,13 @@
 import type { EventBus } from "../events/session-event";
 import type { NoticeCode } from "../engine/events";
 import type { NodeId, SessionId, Tokens } from "../engine/ids";
-import type { AttachmentRef, LedgerNode, NodeMetadata, SessionMeta } from "../engine/types";
+import type {
+  AttachmentRef,
+  LedgerNode,
+  NodeKind,
+  NodeMetadata,
+  SessionMeta,
+} from "../engine/types";
 import type { AppendResult, NewNode } from "../store/append-inputs";
 import type { LedgerWrites } from "../store/ledger-writes";
 import type { StreamLeases } from "../store/stream-leases";
@@ -62,6 +68,8 @@ export class TurnWriter {
     options: {
       forkMovesHead: boolean;
       expectedHeadId?: NodeId | null;
+      /** The predecessor's kind as the turn read it: at HEAD, not read again (a CAS). */
+      predecessorKind?: NodeKind;
       replyMetadata: NodeMetadata;
       /** The content's tokens when the caller counted them already (with this model). */
       tokenCount?: Tokens;
@@ -85,6 +93,9 @@ export class TurnWriter {
         : {}),
       forkMovesHead: options.forkMovesHead,
       ...(options.expectedHeadId !== undefined ? { expectedHeadId: options.expectedHeadId } : {}),
+      ...(options.predecessorKind !== undefined
+        ? { predecessorKind: options.predecessorKind }
+        : {}),
       placeholder: { metadata: options.replyMetadata, leaseMs: this.deps.leaseMs },
     });
     const reply = result.placeholder;

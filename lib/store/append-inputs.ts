@@ -52,6 +52,11 @@ export interface TurnOpening extends NewNode, ForkMove {
    * the append is refused with `conflict` instead of landing on a branch nobody sees.
    */
   readonly expectedHeadId?: NodeId | null;
+  /**
+   * The predecessor's kind as the turn read it. With `expectedHeadId` equal to the
+   * predecessor, the compare-and-swap on HEAD proves it exists, and it is not read again.
+   */
+  readonly predecessorKind?: NodeKind;
   /** The streaming reply opened under the new node, in the same transaction. */
   readonly placeholder: { readonly metadata: NodeMetadata; readonly leaseMs: number };
   /**

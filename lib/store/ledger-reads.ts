@@ -32,6 +32,7 @@ export interface LedgerReads {
   ): Promise<{ node: LedgerNode; label?: string }[]>;
   spineIds(sessionId: SessionId, headId: NodeId): Promise<NodeId[]>;
   spine(sessionId: SessionId, headId: NodeId, options?: { reads?: boolean }): Promise<LedgerNode[]>;
+  spineOf(sessionId: SessionId, head: LedgerNode): Promise<LedgerNode[]>;
   slice(sessionId: SessionId): LedgerSlice;
 }
 /**
@@ -244,6 +245,28 @@ export class LedgerReader implements LedgerReads {
     const [head] = await this.nodesById(sessionId, [headId], { reads: false });
     if (head === undefined) return [];
     this.ctx.finals.remember(sessionId, [head], epoch);
+    return this.spineAbove(sessionId, head, epoch);
+  }
+
+  /**
+   * {@link spine} without `reads` from a head the caller read from the database just now
+   * (a turn's load): the rest is walked through the final-node cache, and read in one
+   * recursive query from the first node it misses.
+   */
+  async spineOf(sessionId: SessionId, head: LedgerNode): Promise<LedgerNode[]> {
+    const spine = await this.spineAbove(sessionId, head, this.ctx.finals.epoch);
+    if (spine[0]?.kind !== "root") {
+      throw new EngineError("invalid_ledger", `The spine of ${head.id} does not reach ROOT.`);
+    }
+    return spine;
+  }
+
+  /** `head` and the spine above it, ROOT first, through the cache ({@link finalSpine}). */
+  private async spineAbove(
+    sessionId: SessionId,
+    head: LedgerNode,
+    epoch: number,
+  ): Promise<LedgerNode[]> {
     const bottomUp: LedgerNode[] = [head];
     if (head.predecessorId !== null) {
       const { above, missing } = this.ctx.finals.walk(sessionId, head.predecessorId);

@@ -127,13 +127,23 @@ export class LedgerWriter implements LedgerWrites {
    */
   private async append(input: AppendInput): Promise<AppendResult> {
     return this.ctx.write(async (tx) => {
-      const session = await this.ctx.lockSession(tx, input.sessionId, true);
+      // The lock reserves the seqs of everything this write inserts (the placeholder too).
+      const session = await this.ctx.lockSession(tx, input.sessionId, input.placeholder ? 2 : 1);
       const predecessorId =
         input.predecessorId === "head" ? asNodeId(session.headId ?? "") : input.predecessorId;
-      const pred = await tx.node.findFirst({
-        where: { id: predecessorId, sessionId: input.sessionId },
-        select: { id: true, kind: true },
-      });
+      // A send at HEAD compares and swaps: when HEAD is, under the lock, still the node the
+      // turn planned on, that node exists (HEAD never rests on a removed node) and its kind is
+      // the one the turn read (kinds never change) — it is not read again.
+      const headHolds =
+        input.predecessorKind !== undefined &&
+        input.expectedHeadId === predecessorId &&
+        session.headId === predecessorId;
+      const pred = headHolds
+        ? { id: predecessorId, kind: input.predecessorKind }
+        : await tx.node.findFirst({
+            where: { id: predecessorId, sessionId: input.sessionId },
+            select: { id: true, kind: true },
+          });
       if (!pred) {
         throw new EngineError(
           "node_not_found",
@@ -159,28 +169,25 @@ export class LedgerWriter implements LedgerWrites {
         }
       }
       if (input.expectSummary) await this.checkSummaryBase(tx, session, input.expectSummary);
-      const now = await this.ctx.leaseClock(tx);
+      // The lease clock, and for an exclusive write the live stream it judges, in one read.
+      const { now, live } = input.exclusive
+        ? await this.ctx.clockAndLiveStream(tx, input.sessionId)
+        : { now: await this.ctx.leaseClock(tx), live: null };
       if (input.expectedHeadId !== undefined && session.headId !== input.expectedHeadId) {
         throw new EngineError(
           "conflict",
           "HEAD moved (another tab switched branches) while this turn was being prepared; send it again.",
         );
       }
-      if (input.exclusive) {
-        const live = await tx.node.findFirst({
-          where: { sessionId: input.sessionId, status: "streaming", leaseUntil: { gt: now } },
-          select: { id: true },
-        });
-        if (live) {
-          throw new EngineError(
-            "turn_in_progress",
-            "A reply is still streaming in this session; stop it or wait for it to finish.",
-            { streamingId: live.id },
-          );
-        }
+      if (live !== null) {
+        throw new EngineError(
+          "turn_in_progress",
+          "A reply is still streaming in this session; stop it or wait for it to finish.",
+          { streamingId: live },
+        );
       }
       const id = this.ctx.deps.newNodeId();
-      const seq = session.nextSeq - 1;
+      const seq = session.nextSeq - (input.placeholder ? 2 : 1);
       const row = await tx.node.create({
         data: {
           id,
@@ -221,10 +228,6 @@ export class LedgerWriter implements LedgerWrites {
       let head: string | null = headMoved ? id : null;
       let placeholder: LedgerNode | undefined;
       if (input.placeholder) {
-        const bumped = await tx.session.update({
-          where: { id: input.sessionId },
-          data: { nextSeq: { increment: 1 } },
-        });
         const placeholderId = this.ctx.deps.newNodeId();
         placeholder = nodeFromRow(
           await tx.node.create({
@@ -232,7 +235,7 @@ export class LedgerWriter implements LedgerWrites {
               id: placeholderId,
               sessionId: input.sessionId,
               predecessorId: id,
-              seq: bumped.nextSeq - 1,
+              seq: session.nextSeq - 1,
               kind: "assistant",
               content: "",
               status: "streaming",

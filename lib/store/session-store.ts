@@ -6,6 +6,7 @@ import { LedgerWriter, type LedgerWrites } from "./ledger-writes";
 import { SessionRowStore, type SessionRows } from "./session-rows";
 import { StoreContext, type StoreDeps } from "./store-context";
 import { StreamLeaseStore, type StreamLeases } from "./stream-leases";
+import { TurnReader, type TurnReads } from "./turn-reads";
 
 export type { StoreDeps } from "./store-context";
 export type { SessionPage, SessionRows } from "./session-rows";
@@ -23,6 +24,7 @@ export type {
 } from "./append-inputs";
 export type { LedgerWrites } from "./ledger-writes";
 export type { SealInput, StreamLeases } from "./stream-leases";
+export type { TurnReads, TurnState } from "./turn-reads";
 export type { AttachmentStore, NewAttachment, StoredAttachment } from "./attachments";
 
 /**
@@ -35,6 +37,7 @@ export type SessionStore = SessionRows &
   LedgerReads &
   LedgerWrites &
   StreamLeases &
+  TurnReads &
   AttachmentStore & { readonly kind: Database["kind"] };
 
 /** `names` of `part`, bound to it. */
@@ -53,6 +56,7 @@ export function openSessionStore(deps: StoreDeps): SessionStore {
   const ctx = new StoreContext(deps);
   const rows = new SessionRowStore(ctx);
   const reads = new LedgerReader(ctx);
+  const leases = new StreamLeaseStore(ctx, reads);
   return {
     kind: ctx.kind,
     ...bound(rows, [
@@ -76,6 +80,7 @@ export function openSessionStore(deps: StoreDeps): SessionStore {
       "skeletonNodes",
       "spineIds",
       "spine",
+      "spineOf",
       "slice",
     ]),
     ...bound(new LedgerWriter(ctx, rows), [
@@ -87,7 +92,8 @@ export function openSessionStore(deps: StoreDeps): SessionStore {
       "setHead",
       "removeNodes",
     ]),
-    ...bound(new StreamLeaseStore(ctx, reads), [
+    ...bound(new TurnReader(ctx, leases), ["loadTurn"]),
+    ...bound(leases, [
       "hasLiveStream",
       "appendStreaming",
       "stampReads",

@@ -49,17 +49,18 @@ export class StoreContext {
   }
 
   /**
-   * Takes the session's write lock with an UPDATE of its row (reserving the next seq when
-   * asked); returns the row as updated.
+   * Takes the session's write lock with an UPDATE of its row, reserving the next `reserve`
+   * seqs (the row's `nextSeq` is then past them); returns the row as updated.
    */
-  async lockSession(tx: Tx, id: SessionId, reserveSeq = false) {
+  async lockSession(tx: Tx, id: SessionId, reserve = 0) {
     try {
       return await tx.session.update({
         where: { id },
         // Every write is activity: the session list orders by `updatedAt`.
-        data: reserveSeq
-          ? { nextSeq: { increment: 1 }, updatedAt: this.deps.now() }
-          : { updatedAt: this.deps.now() },
+        data:
+          reserve > 0
+            ? { nextSeq: { increment: reserve }, updatedAt: this.deps.now() }
+            : { updatedAt: this.deps.now() },
       });
     } catch (e) {
       if ((e as { code?: string }).code === "P2025") {
@@ -80,6 +81,32 @@ export class StoreContext {
     const rows = await db.$queryRaw<{ now: Date }[]>`SELECT now() AS "now"`;
     const now = rows[0]?.now;
     return now instanceof Date ? now : new Date(String(now));
+  }
+
+  /**
+   * The lease clock and a reply of the session streaming under a live lease by it (its id, or
+   * null): on PostgreSQL one statement, which reads the database's clock too.
+   */
+  async clockAndLiveStream(
+    tx: Tx,
+    sessionId: SessionId,
+  ): Promise<{ now: Date; live: string | null }> {
+    if (this.kind !== "postgresql") {
+      const now = this.deps.now();
+      const live = await tx.node.findFirst({
+        where: { sessionId, status: "streaming", leaseUntil: { gt: now } },
+        select: { id: true },
+      });
+      return { now, live: live?.id ?? null };
+    }
+    const rows = await tx.$queryRaw<{ now: Date | string; live: string | null }[]>`
+      SELECT now() AS "now",
+             (SELECT "id" FROM "Node"
+               WHERE "sessionId" = ${sessionId} AND "status" = 'streaming' AND "leaseUntil" > (now() AT TIME ZONE 'UTC')
+               LIMIT 1) AS "live"`;
+    const row = rows[0];
+    if (row === undefined) throw new Error("unreachable: SELECT now() answers one row");
+    return { now: row.now instanceof Date ? row.now : new Date(row.now), live: row.live };
   }
 
   async requireSession(db: Db | Tx, id: SessionId): Promise<void> {

@@ -198,6 +198,14 @@ export class StreamLeaseStore implements StreamLeases {
       });
       if (orphan === null) return 0;
     }
+    return this.sealExpired(input);
+  }
+
+  /**
+   * {@link sealOrphans} without the read that decides first: for a caller that saw an
+   * expired lease itself (a turn's load).
+   */
+  async sealExpired(input: { everything: boolean; sessionId?: SessionId }): Promise<number> {
     const { count } = await this.ctx.write(async (tx) => {
       const now = await this.ctx.leaseClock(tx);
       return tx.node.updateMany({
