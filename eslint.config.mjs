@@ -25,14 +25,26 @@ const UI = {
   message: "lib/ never imports from components/ or app/.",
 };
 
+/**
+ * The whole session store is for the composition root (lib/server) and tests: every other
+ * consumer takes the narrow interfaces of the parts it uses (docs/architecture.md).
+ */
+const WHOLE_STORE = {
+  regex: `${layer("store").slice(0, -"(/|$)".length)}/session-store$`,
+  importNames: ["SessionStore", "openSessionStore"],
+  message:
+    "Take the store's narrow interfaces (SessionRows, LedgerReads, LedgerWrites, StreamLeases…), not the whole SessionStore.",
+};
+
 /** `no-restricted-imports` for a part of lib/: the database client, the UI, and `layers`. */
-function libRule(rules, { database = false } = {}) {
+function libRule(rules, { database = false, wholeStore = false } = {}) {
   return [
     "error",
     {
       patterns: [
         UI,
         ...(database ? [] : [DATABASE]),
+        ...(wholeStore ? [] : [WHOLE_STORE]),
         ...rules.map(([dirs, message]) => ({ regex: layer(...dirs), message })),
       ],
     },
@@ -95,7 +107,7 @@ const boundaries = [
           [["portability"], "The store and portability share types through lib/engine."],
           [[...SERVER_EDGE, "llm", "events"], `lib/store is an edge of its own: that ${UPPER}.`],
         ],
-        { database: true },
+        { database: true, wholeStore: true },
       ),
     },
   },
@@ -157,8 +169,13 @@ const boundaries = [
     },
   },
   {
-    files: ["lib/http/**/*.ts", "lib/server/**/*.ts", "lib/auth/**/*.ts"],
+    files: ["lib/http/**/*.ts", "lib/auth/**/*.ts"],
     rules: { "no-restricted-imports": libRule([]) },
+  },
+  // The composition root assembles the whole store and hands each part its interfaces.
+  {
+    files: ["lib/server/**/*.ts"],
+    rules: { "no-restricted-imports": libRule([], { wholeStore: true }) },
   },
   // Browser code sees the engine, wire types and schemas; never the server's parts.
   {
@@ -209,15 +226,23 @@ const SET_HEAD = {
 };
 const STORE_APPEND = {
   selector:
-    "CallExpression[callee.property.name='append']:matches([callee.object.name='store'], [callee.object.property.name='store'])",
+    "CallExpression[callee.property.name=/^(append|appendNode|openTurn|openReply|appendSummary)$/]:matches([callee.object.name='store'], [callee.object.property.name='store'])",
   message:
     "A turn's chain writes go through the TurnWriter, which applies the head policy ([R62]).",
 };
+const WRITES_HEAD_ID =
+  ":matches(CallExpression[callee.property.name=/^(update|updateMany|upsert|create|createMany)$/] Property[key.name='headId'], AssignmentExpression > MemberExpression.left[property.name='headId'])";
 const HEAD_WRITERS = "setHead|append|removeNodes|createSession|importSession";
 const HEAD_WRITE = {
-  selector: `MethodDefinition[key.name!=/^(${HEAD_WRITERS})$/] :matches(CallExpression[callee.property.name=/^(update|updateMany|upsert|create|createMany)$/] Property[key.name='headId'], AssignmentExpression > MemberExpression.left[property.name='headId'])`,
+  selector: `MethodDefinition[key.name!=/^(${HEAD_WRITERS})$/] ${WRITES_HEAD_ID}`,
   message:
     "Only setHead, the append rule, branch delete and session creation write headId ([R62]).",
+};
+/** The other parts of the store never write HEAD at all. */
+const HEAD_WRITE_ELSEWHERE = {
+  selector: WRITES_HEAD_ID,
+  message:
+    "Only lib/store/ledger-writes.ts (setHead, the append rule, branch delete, session creation) and an import's staging write headId ([R62]).",
 };
 const headRules = [
   {
@@ -235,9 +260,15 @@ const headRules = [
     files: ["lib/dispatcher/turn-writer.ts", "lib/compaction/compactor.ts"],
     rules: { "no-restricted-syntax": ["error", SET_HEAD] },
   },
+  // In the store, HEAD is written by the one module of HEAD writes (and an import's new row).
+  {
+    files: ["lib/store/ledger-writes.ts", "lib/store/import-staging.ts"],
+    rules: { "no-restricted-syntax": ["error", HEAD_WRITE] },
+  },
   {
     files: ["lib/store/**/*.ts"],
-    rules: { "no-restricted-syntax": ["error", HEAD_WRITE] },
+    ignores: ["lib/store/ledger-writes.ts", "lib/store/import-staging.ts"],
+    rules: { "no-restricted-syntax": ["error", HEAD_WRITE_ELSEWHERE] },
   },
 ];
 

@@ -21,7 +21,7 @@ import { renderContext } from "../lib/engine/render-context";
 import { spineOf } from "../lib/engine/spine-of";
 import type { LedgerNode } from "../lib/engine/types";
 import { newNodeId, newSessionId } from "../lib/ids";
-import { SessionStore } from "../lib/store/session-store";
+import { openSessionStore } from "../lib/store/session-store";
 
 const SPINE = 200;
 
@@ -80,7 +80,7 @@ function load(file: string, nodes: LedgerNode[], head: NodeId): void {
 }
 
 function storeOn(database: Awaited<ReturnType<typeof openDatabase>>) {
-  return new SessionStore({
+  return openSessionStore({
     database,
     now: () => new Date(),
     newNodeId: () => newNodeId(),
@@ -118,7 +118,7 @@ async function appendAndRender(dir: string) {
   const store = storeOn(database);
   const s = await store.createSession({ title: "bench" });
   const prisma = async () => {
-    const { node } = await store.append({
+    const { node } = await store.appendNode({
       sessionId: s.id,
       predecessorId: "head",
       kind: "user",

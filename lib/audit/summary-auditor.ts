@@ -22,7 +22,7 @@ import { isProviderError } from "../llm/provider-error";
 import { logProviderError, userMessage } from "../llm/user-message";
 import type { ChatMessage, ChatProvider } from "../llm/types";
 import type { AuditStore } from "../store/audit-store";
-import type { SessionStore } from "../store/session-store";
+import type { LedgerReads } from "../store/ledger-reads";
 import { withExpansion } from "../view/expansion-nodes";
 import { toWire } from "../view/wire";
 import { chooseProbes, extractProbes, type Probe } from "./extract-probes";
@@ -50,7 +50,7 @@ const CONCURRENCY = 3;
 const ANSWER_TOKENS = 200;
 
 export interface AuditorDeps {
-  readonly store: Pick<SessionStore, "node" | "nodesById">;
+  readonly store: Pick<LedgerReads, "node" | "nodesById">;
   readonly audits: Pick<AuditStore, "append" | "list">;
   readonly provider: ChatProvider;
   readonly newId: () => string;

@@ -6,13 +6,13 @@ import { admin } from "better-auth/plugins";
 import type { Config } from "../config/env";
 import type { Database } from "../db/client";
 import { asOwnerId } from "../engine/ids";
-import type { SessionStore } from "../store/session-store";
+import type { SessionRows } from "../store/session-rows";
 import { isOwnOrigin } from "../http/edge";
 import { PASSWORD_LENGTH } from "./password-length";
 
 export interface AccountsDeps {
   readonly database: Database;
-  readonly store: SessionStore;
+  readonly store: Pick<SessionRows, "adoptLocalSessions">;
   readonly config: Pick<Config, "allowSignup" | "publicUrl" | "trustedProxies">;
   /** Signs the session cookie; the same on every instance. */
   readonly secret: string;

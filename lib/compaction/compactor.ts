@@ -28,8 +28,10 @@ import { isProviderError } from "../llm/provider-error";
 import { logProviderError, userMessage } from "../llm/user-message";
 import type { Providers } from "../llm/provider-factory";
 import { lookupModel } from "../llm/model-registry";
-import type { SessionStore } from "../store/session-store";
-import { loadView, type HeadView } from "../view/head-view";
+import type { AttachmentStore } from "../store/attachments";
+import type { LedgerWrites } from "../store/ledger-writes";
+import type { SessionRows } from "../store/session-rows";
+import { loadView, type HeadView, type ViewReads } from "../view/head-view";
 import type { TurnCompaction } from "./turn-compaction";
 import { SUMMARIZER_PROMPT_TOKENS, summarizeInChunks } from "./summarize-in-chunks";
 import { attachmentTextsForSummary } from "../view/attach-files";
@@ -37,7 +39,11 @@ import { truncateToTokens } from "../llm/tokens";
 import { summaryBudgetOf } from "./summary-budget";
 
 export interface CompactorDeps {
-  readonly store: SessionStore;
+  /** The view's reads, the summary insert, the latch in meta, the files a summary reads. */
+  readonly store: ViewReads &
+    Pick<LedgerWrites, "appendSummary"> &
+    Pick<SessionRows, "updateMeta"> &
+    Pick<AttachmentStore, "blobs">;
   readonly bus: EventBus;
   readonly providers: Providers;
   readonly count: (text: string, model?: string) => Tokens;
@@ -342,7 +348,7 @@ export class Compactor implements TurnCompaction {
       );
     }
     const draft = summaryDraft(plan, { text, tokenCount, trigger, model });
-    const { node, meta } = await this.deps.store.append({
+    const { node, meta } = await this.deps.store.appendSummary({
       sessionId: session.id,
       ...draft,
       // The plan was made from `session` seconds ago (the summariser ran since): it lands

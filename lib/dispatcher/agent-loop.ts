@@ -2,15 +2,14 @@ import { leanNode } from "../engine/wire-node";
 import { asSessionId, isIdShaped, type NodeId, type SessionId } from "../engine/ids";
 import type { LedgerNode, SessionRecord, ToolCall } from "../engine/types";
 import type { ChatProvider, ToolSpec } from "../llm/types";
-import type { SessionStore } from "../store/session-store";
 import { DEFAULT_TOOL_ROUNDS, MAX_AGENT_DEPTH, SEND_MESSAGE_TOOL, TASK_TOOL } from "./agent-tools";
 import type { TurnCompaction } from "../compaction/turn-compaction";
-import { streamReply, type TurnEvent } from "./run-turn";
+import { streamReply, type ReplyOptions, type TurnEvent } from "./run-turn";
 import type { TurnWriter } from "./turn-writer";
 
 /** What the loop needs from the dispatcher. */
 export interface AgentDeps {
-  readonly store: SessionStore;
+  readonly store: ReplyOptions["store"];
   readonly provider: ChatProvider;
   readonly flushMs: number;
   readonly keepAliveMs: number;

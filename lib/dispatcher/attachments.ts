@@ -10,7 +10,7 @@ import {
   type AttachmentCaps,
 } from "../files/limits";
 import { lookupModel } from "../llm/model-registry";
-import type { SessionStore, StoredAttachment } from "../store/session-store";
+import type { AttachmentStore, StoredAttachment } from "../store/attachments";
 
 export function tooLargeMessage(what: string, limit: number): string {
   return `${what} is larger than the limit of ${limit.toLocaleString("en")} bytes.`;
@@ -40,7 +40,7 @@ function refOf(a: StoredAttachment): AttachmentRef {
  * accepted list), a PDF whose text cannot be read (422, R278).
  */
 export async function uploadAttachment(
-  store: SessionStore,
+  store: Pick<AttachmentStore, "addAttachment">,
   input: {
     readonly sessionId: SessionId;
     readonly name: string;
@@ -91,7 +91,7 @@ export function visionFor(session: SessionRecord, model: string, offline: boolea
  * a model that cannot read one (400). The append claims them again under the write lock.
  */
 export async function attachmentsForTurn(
-  store: SessionStore,
+  store: Pick<AttachmentStore, "attachmentsById">,
   input: {
     readonly sessionId: SessionId;
     readonly ids: readonly string[];

@@ -11,14 +11,19 @@ import { tokens, type NodeId, type SessionId, type Tokens } from "../engine/ids"
 import { planTurn, type TurnMode } from "../engine/plan-turn";
 import type { RenderedContext } from "../engine/render-context";
 import { rewindTarget } from "../engine/rewind-target";
-import type { LedgerNode, SessionRecord } from "../engine/types";
+import type { LedgerNode, NodeKind, SessionRecord } from "../engine/types";
 import { validateContent } from "../engine/validate-content";
 import { leanNode } from "../engine/wire-node";
 import type { EventBus } from "../events/session-event";
 import type { Providers } from "../llm/provider-factory";
-import type { SessionStore, StoredAttachment } from "../store/session-store";
+import type { AttachmentStore, StoredAttachment } from "../store/attachments";
+import type { LedgerReads } from "../store/ledger-reads";
+import type { LedgerWrites } from "../store/ledger-writes";
+import type { SessionRows } from "../store/session-rows";
+import type { StreamLeases } from "../store/stream-leases";
+import type { TurnReads } from "../store/turn-reads";
 import type { TurnCompaction } from "../compaction/turn-compaction";
-import { loadRendering, loadView, viewBelow } from "../view/head-view";
+import { loadRendering, viewBelow, viewOfTurn } from "../view/head-view";
 import { loadInnerSummaries } from "../engine/summary-turns";
 import { streamReply, type ReplyOptions, type TurnEvent } from "./run-turn";
 import {
@@ -33,7 +38,7 @@ import { AGENT_TOOLS, TASK_TOOL } from "./agent-tools";
 import { lookupModel } from "../llm/model-registry";
 import type { ToolSpec } from "../llm/types";
 import type { SessionTitler } from "./session-titler";
-import { TurnWriter } from "./turn-writer";
+import { TurnWriter, type TurnWriterDeps } from "./turn-writer";
 import {
   replayPrompt,
   summariesRead,
@@ -48,8 +53,22 @@ import { DEFAULT_ATTACHMENT_CAPS, DEFAULT_PDF_LIMITS, type AttachmentCaps } from
 import { createPdfReader } from "../files/pdf-reader";
 import type { PdfReading } from "../files/read-file";
 
+/**
+ * The parts of the store the dispatcher uses: the session rows and the ledger's reads, the
+ * explicit HEAD moves and branch delete, the lease probes, the uploads — and what it hands
+ * the turn writer, the replies and the agent loops.
+ */
+export type DispatcherStore = Pick<SessionRows, "getSession"> &
+  Pick<LedgerReads, "node" | "nodes" | "nodesById" | "spine" | "spineOf"> &
+  TurnReads &
+  Pick<LedgerWrites, "setHead" | "removeNodes"> &
+  Pick<StreamLeases, "hasLiveStream" | "sealOrphans"> &
+  Pick<AttachmentStore, "addAttachment" | "attachmentsById"> &
+  TurnWriterDeps["store"] &
+  AgentDeps["store"];
+
 export interface DispatcherDeps {
-  readonly store: SessionStore;
+  readonly store: DispatcherStore;
   readonly bus: EventBus;
   readonly providers: Providers;
   readonly config: Pick<Config, "maxMessageChars"> &
@@ -139,7 +158,7 @@ export interface TurnResult {
 export class Dispatcher {
   constructor(private readonly deps: DispatcherDeps) {}
 
-  get store(): SessionStore {
+  get store(): DispatcherStore {
     return this.deps.store;
   }
 
@@ -172,7 +191,10 @@ export class Dispatcher {
    */
   async *turn(input: TurnInput): AsyncGenerator<TurnEvent, TurnResult> {
     const { store } = this.deps;
-    const session = await this.load(input.sessionId);
+    // One load for the whole turn: the session, its leases, the nodes it names and HEAD,
+    // the active summaries; planning, the budget check and the prompt all read from it.
+    const state = await store.loadTurn(input.sessionId, [input.parentId, input.targetId]);
+    const { session } = state;
     this.refuseDuringLoop(session.id);
     // A message may be only its attachments (a screenshot, no words).
     const onlyFiles = (input.attachments?.length ?? 0) > 0 && (input.content ?? "").trim() === "";
@@ -189,7 +211,6 @@ export class Dispatcher {
         "Several models answer a new message only (mode send), and `models` replaces `model`.",
       );
     }
-    const lookup = await this.prefetch(session, [input.parentId, input.targetId]);
     const plan = planTurn({
       sessionId: session.id,
       mode: input.mode,
@@ -197,8 +218,8 @@ export class Dispatcher {
       parentId: input.parentId,
       targetId: input.targetId,
       advanceHead: true,
-      turnInProgress: await store.hasLiveStream(session.id),
-      getNode: (id) => lookup.get(id),
+      turnInProgress: state.streaming.length > 0,
+      getNode: (id) => state.nodes.get(id),
     });
     const model = this.modelOf(session, input.models?.[0] ?? input.model);
     const writer = this.writer(session.id, true, model);
@@ -229,7 +250,7 @@ export class Dispatcher {
       );
       // One spine query for the whole turn ([R118]): the budget check reads it, and the
       // prompt is it plus the user node, unless the active summary changed meanwhile.
-      const view = await loadView(store, session, plan.predecessorId);
+      const view = await viewOfTurn(store, state, plan.predecessorId);
       compactedThisTurn =
         (await this.deps.compaction?.beforeTurn(
           session,
@@ -245,7 +266,11 @@ export class Dispatcher {
         // a branch nobody is looking at. Forks name another anchor and do not care.
         ...(input.mode === "send" &&
         (input.parentId === undefined || input.parentId === session.headId)
-          ? { expectedHeadId: session.headId }
+          ? {
+              expectedHeadId: session.headId,
+              // The claim's compare-and-swap on HEAD stands for re-reading this node.
+              ...predecessorKindOf(state.nodes.get(plan.predecessorId)),
+            }
           : {}),
         replyMetadata: { model },
         ...(attachments.length > 0 ? { attachments } : {}),
@@ -278,7 +303,13 @@ export class Dispatcher {
         compaction: this.deps.compaction,
         compactedThisTurn,
         ...(opened ? { opened } : {}),
-        ...(plan.writesUserNode ? {} : { forkMovesHead: plan.forkMovesHead, exclusive: true }),
+        ...(plan.writesUserNode
+          ? {}
+          : {
+              forkMovesHead: plan.forkMovesHead,
+              exclusive: true,
+              view: await viewOfTurn(store, state, replyParent),
+            }),
         ...(agent.tools ? { tools: agent.tools } : {}),
       });
       // The agent loop: the model's tool calls run and it is asked again with their
@@ -719,6 +750,11 @@ export class Dispatcher {
     const second = await this.deps.store.nodesById(session.id, preds, { final: true });
     return new Map([...first, ...second].map((n) => [n.id, n] as const));
   }
+}
+
+/** The kind of the node a turn read, as the claim's compare-and-swap takes it. */
+function predecessorKindOf(node: LedgerNode | undefined): { predecessorKind?: NodeKind } {
+  return node === undefined ? {} : { predecessorKind: node.kind };
 }
 
 /**

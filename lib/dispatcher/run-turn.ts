@@ -6,11 +6,12 @@ import { leanNode, type WireNode } from "../engine/wire-node";
 import { isProviderError } from "../llm/provider-error";
 import { logProviderError, userMessage } from "../llm/user-message";
 import type { ChatProvider, FinishReason, ToolSpec, Usage } from "../llm/types";
-import type { SessionStore } from "../store/session-store";
+import type { AttachmentStore } from "../store/attachments";
+import type { SessionRows } from "../store/session-rows";
 import { activeSummaryIds } from "../engine/active-summaries";
 import { readsRefOfRendering, referable, type ReadsRef } from "../engine/reads-ref";
 import type { TurnCompaction } from "../compaction/turn-compaction";
-import { loadView, type HeadView } from "../view/head-view";
+import { loadView, type HeadView, type ViewReads } from "../view/head-view";
 import { toWire, type Wire } from "../view/wire";
 import { StreamBuffer } from "./stream-buffer";
 import { attachFiles } from "../view/attach-files";
@@ -33,7 +34,8 @@ export type TurnEvent =
     };
 
 export interface ReplyOptions {
-  readonly store: SessionStore;
+  /** What a reply reads: its view, the session after a compaction, its files. */
+  readonly store: ViewReads & Pick<SessionRows, "getSession"> & Pick<AttachmentStore, "blobs">;
   readonly provider: ChatProvider;
   readonly writer: TurnWriter;
   readonly session: SessionRecord;
@@ -57,6 +59,8 @@ export interface ReplyOptions {
     /** The view of `parentId` under that meta, when the turn has it already. */
     readonly view?: HeadView;
   };
+  /** The view of `parentId` under `session.meta`, when the turn loaded it already. */
+  readonly view?: HeadView;
   /** A retry opens its fork with the reply itself. */
   readonly forkMovesHead?: boolean;
   readonly exclusive?: boolean;
@@ -129,7 +133,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   } else {
     // Rendered before the claim (so the placeholder carries its reads at once), and again
     // only in the rare case that the claim saw another active summary.
-    const view = await loadView(store, session, parentId);
+    const view = options.view ?? (await loadView(store, session, parentId));
     wire = toWire(view.rendering);
     readsRef = refOf(view);
     const opened = await writer.openReply(parentId, {

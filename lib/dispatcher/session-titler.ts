@@ -6,10 +6,11 @@ import type { EventBus } from "../events/session-event";
 import { collectStream } from "../llm/collect-stream";
 import type { Providers } from "../llm/provider-factory";
 import { buildTitlePrompt, TITLE_MAX_OUTPUT_TOKENS } from "../llm/title-prompt";
-import type { SessionStore } from "../store/session-store";
+import type { LedgerReads } from "../store/ledger-reads";
+import type { SessionRows } from "../store/session-rows";
 
 export interface SessionTitlerDeps {
-  readonly store: SessionStore;
+  readonly store: Pick<SessionRows, "setAutoTitle"> & Pick<LedgerReads, "spine">;
   readonly bus: EventBus;
   readonly providers: Pick<Providers, "chat" | "summaryModel">;
   /** Where failures go (they never reach the user: the session stays "New chat"). */

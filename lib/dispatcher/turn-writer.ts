@@ -1,13 +1,23 @@
 import type { EventBus } from "../events/session-event";
 import type { NoticeCode } from "../engine/events";
 import type { NodeId, SessionId, Tokens } from "../engine/ids";
-import type { AttachmentRef, LedgerNode, NodeMetadata, SessionMeta } from "../engine/types";
-import type { SessionStore } from "../store/session-store";
+import type {
+  AttachmentRef,
+  LedgerNode,
+  NodeKind,
+  NodeMetadata,
+  SessionMeta,
+} from "../engine/types";
+import type { AppendResult, NewNode } from "../store/append-inputs";
+import type { LedgerWrites } from "../store/ledger-writes";
+import type { StreamLeases } from "../store/stream-leases";
 import type { ReadsRef } from "../engine/reads-ref";
 import { leanNode } from "../engine/wire-node";
 
 export interface TurnWriterDeps {
-  readonly store: SessionStore;
+  /** The chain writes and the streaming reply's lease writes; nothing else of the store. */
+  readonly store: Pick<LedgerWrites, "appendNode" | "openTurn" | "openReply"> &
+    Pick<StreamLeases, "stampReads" | "appendStreaming" | "seal" | "sealAppending">;
   readonly bus: EventBus;
   readonly count: (text: string) => Tokens;
   /** How long a streaming reply's lease lasts between renewals. */
@@ -58,6 +68,8 @@ export class TurnWriter {
     options: {
       forkMovesHead: boolean;
       expectedHeadId?: NodeId | null;
+      /** The predecessor's kind as the turn read it: at HEAD, not read again (a CAS). */
+      predecessorKind?: NodeKind;
       replyMetadata: NodeMetadata;
       /** The content's tokens when the caller counted them already (with this model). */
       tokenCount?: Tokens;
@@ -65,7 +77,7 @@ export class TurnWriter {
       attachments?: readonly AttachmentRef[];
     },
   ): Promise<{ user: LedgerNode; reply: LedgerNode; meta: SessionMeta }> {
-    const result = await this.deps.store.append({
+    const result = await this.deps.store.openTurn({
       predecessorId,
       kind: "user",
       content,
@@ -73,7 +85,6 @@ export class TurnWriter {
       tokenCount: options.tokenCount ?? this.deps.count(content),
       sessionId: this.sessionId,
       advanceHead: this.advanceHead,
-      exclusive: true,
       ...(options.attachments && options.attachments.length > 0
         ? {
             metadata: { attachments: options.attachments },
@@ -82,20 +93,13 @@ export class TurnWriter {
         : {}),
       forkMovesHead: options.forkMovesHead,
       ...(options.expectedHeadId !== undefined ? { expectedHeadId: options.expectedHeadId } : {}),
+      ...(options.predecessorKind !== undefined
+        ? { predecessorKind: options.predecessorKind }
+        : {}),
       placeholder: { metadata: options.replyMetadata, leaseMs: this.deps.leaseMs },
     });
     const reply = result.placeholder;
-    if (!reply) throw new Error("append did not open the reply placeholder");
-    this.deps.bus.publish(this.sessionId, { type: "node_appended", node: leanNode(result.node) });
-    this.deps.bus.publish(this.sessionId, { type: "node_appended", node: leanNode(reply) });
-    if (result.headMoved || result.headOnPlaceholder) {
-      this.deps.bus.publish(this.sessionId, {
-        type: "head_moved",
-        headId: result.headOnPlaceholder ? reply.id : result.node.id,
-        previousHeadId: result.previousHeadId,
-        move: result.node.predecessorId === result.previousHeadId ? "send" : "fork",
-      });
-    }
+    this.published(result);
     return { user: result.node, reply, meta: result.meta };
   }
 
@@ -157,9 +161,11 @@ export class TurnWriter {
       exclusive?: boolean;
     },
   ): Promise<{ reply: LedgerNode; meta: SessionMeta }> {
-    return this.appendWithMeta({
+    const result = await this.deps.store.openReply({
       ...(options.forkMovesHead ? { forkMovesHead: true } : {}),
       ...(options.exclusive ? { exclusive: true } : {}),
+      sessionId: this.sessionId,
+      advanceHead: this.advanceHead,
       predecessorId,
       kind: "assistant",
       content: "",
@@ -171,6 +177,8 @@ export class TurnWriter {
       callerId: options.callerId ?? null,
       leaseMs: this.deps.leaseMs,
     });
+    this.published(result);
+    return { reply: result.node, meta: result.meta };
   }
 
   /** Appends the text streamed since the previous fill (empty: renews the lease only). */
@@ -231,30 +239,34 @@ export class TurnWriter {
     this.deps.bus.publish(this.sessionId, { type: "delta", id, text, offset });
   }
 
-  private async append(
-    input: Omit<Parameters<SessionStore["append"]>[0], "sessionId" | "advanceHead">,
-  ): Promise<LedgerNode> {
-    return (await this.appendWithMeta(input)).reply;
-  }
-
-  private async appendWithMeta(
-    input: Omit<Parameters<SessionStore["append"]>[0], "sessionId" | "advanceHead">,
-  ): Promise<{ reply: LedgerNode; meta: SessionMeta }> {
-    const { node, headMoved, previousHeadId, meta } = await this.deps.store.append({
+  private async append(input: Omit<NewNode, "sessionId" | "advanceHead">): Promise<LedgerNode> {
+    const result = await this.deps.store.appendNode({
       ...input,
       sessionId: this.sessionId,
       advanceHead: this.advanceHead,
     });
+    this.published(result);
+    return result.node;
+  }
+
+  /**
+   * The events of a chain write, once it committed: every node it wrote, then where HEAD
+   * went. Every append of a turn publishes through here.
+   */
+  private published(result: AppendResult): void {
+    const { node, placeholder, previousHeadId } = result;
     this.deps.bus.publish(this.sessionId, { type: "node_appended", node: leanNode(node) });
-    if (headMoved) {
+    if (placeholder) {
+      this.deps.bus.publish(this.sessionId, { type: "node_appended", node: leanNode(placeholder) });
+    }
+    if (result.headMoved || result.headOnPlaceholder) {
       this.deps.bus.publish(this.sessionId, {
         type: "head_moved",
-        headId: node.id,
+        headId: result.headOnPlaceholder && placeholder ? placeholder.id : node.id,
         previousHeadId,
         move: node.predecessorId === previousHeadId ? "send" : "fork",
       });
     }
-    return { reply: node, meta };
   }
 }
 

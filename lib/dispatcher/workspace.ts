@@ -33,7 +33,11 @@ import {
 } from "../portability/ledger-file";
 import { planBranchCopy } from "../portability/branch-copy";
 import { DEFAULT_SYSTEM_PROMPT } from "../engine/system-prompt";
-import type { SessionPage, SessionStore, StoredAttachment } from "../store/session-store";
+import type { AttachmentStore, StoredAttachment } from "../store/attachments";
+import type { ImportStaging } from "../store/import-staging";
+import type { LedgerReads } from "../store/ledger-reads";
+import type { LedgerWrites } from "../store/ledger-writes";
+import type { SessionPage, SessionRows } from "../store/session-rows";
 import type { SearchInput, SearchStore } from "../store/search-store";
 import type { SearchPage } from "../search/search-hit";
 import { createLedgerIndex } from "../engine/ledger-index";
@@ -57,9 +61,20 @@ import type { AuditProgress } from "../audit/summary-auditor";
 import type { SummaryAudit } from "../engine/summary-audit";
 import { loadInnerSummaries } from "../engine/summary-turns";
 
+/**
+ * The parts of the store the workspace reads and writes itself (turns, HEAD moves and
+ * deletes go through the dispatcher): sessions, the ledger's reads, a new or imported
+ * session, the files.
+ */
+export type WorkspaceStore = SessionRows &
+  LedgerReads &
+  Pick<LedgerWrites, "createSession"> &
+  Pick<ImportStaging, "importSession"> &
+  Pick<AttachmentStore, "attachmentRow" | "blobs">;
+
 export interface WorkspaceDeps {
   readonly dispatcher: Dispatcher;
-  readonly store: SessionStore;
+  readonly store: WorkspaceStore;
   readonly search: SearchStore;
   readonly compactor: Compactor;
   readonly bus: EventBus;

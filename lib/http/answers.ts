@@ -18,7 +18,7 @@ import type {
 } from "../engine/types";
 import type { LedgerFile } from "../portability/ledger-file";
 import type { SearchHit, SearchPage } from "../search/search-hit";
-import type { SessionPage } from "../store/session-store";
+import type { SessionPage } from "../store/session-rows";
 import type { SessionBody } from "./session-body";
 import { SUMMARY_POLICIES } from "../engine/types";
 import {

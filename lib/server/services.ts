@@ -12,7 +12,7 @@ import { newNodeId, newSessionId } from "../ids";
 import { createProviders, type Providers } from "../llm/provider-factory";
 import { countTokens } from "../llm/tokens";
 import { createPdfReader } from "../files/pdf-reader";
-import { SessionStore } from "../store/session-store";
+import { openSessionStore, type SessionStore } from "../store/session-store";
 import { ApiKeyStore } from "../store/api-key-store";
 import { SearchStore } from "../store/search-store";
 import { serverSecret } from "../store/server-secret";
@@ -71,7 +71,7 @@ async function build(): Promise<Services> {
 
 async function assemble(cfg: Config, release: () => Promise<void>): Promise<Services> {
   const database = await openDatabase(cfg.databaseUrl);
-  const store = new SessionStore({
+  const store = openSessionStore({
     database,
     now: () => new Date(),
     newNodeId: () => newNodeId(),

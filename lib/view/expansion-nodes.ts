@@ -1,7 +1,7 @@
 import type { NodeId, SessionId } from "../engine/ids";
 import { expansionNeeds } from "../engine/replay-prompt";
 import type { LedgerNode, NodeLookup } from "../engine/types";
-import type { SessionStore } from "../store/session-store";
+import type { LedgerReads } from "../store/ledger-reads";
 
 /**
  * The nodes a prompt that expands `summaries` needs, beyond those already in `have`: the
@@ -10,7 +10,7 @@ import type { SessionStore } from "../store/session-store";
  * them.
  */
 export async function withExpansion(
-  store: Pick<SessionStore, "nodesById">,
+  store: Pick<LedgerReads, "nodesById">,
   sessionId: SessionId,
   have: readonly LedgerNode[],
   summaries: readonly LedgerNode[],

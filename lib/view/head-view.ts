@@ -3,7 +3,8 @@ import type { NodeId } from "../engine/ids";
 import { renderContext, type RenderedContext } from "../engine/render-context";
 import { loadInnerSummaries } from "../engine/summary-turns";
 import type { LedgerNode, SessionRecord } from "../engine/types";
-import type { SessionStore } from "../store/session-store";
+import type { LedgerReads } from "../store/ledger-reads";
+import type { TurnState } from "../store/turn-reads";
 
 /** A head's spine, the session's active summaries, and what the model reads from there. */
 export interface HeadView {
@@ -18,7 +19,7 @@ export interface HeadView {
 }
 
 /** What {@link loadView} reads: the spine and the active summaries, without `reads`. */
-export type ViewReads = Pick<SessionStore, "spine" | "nodesById">;
+export type ViewReads = Pick<LedgerReads, "spine" | "nodesById">;
 
 /**
  * What the model reads from `headId`: the head's spine (one recursive query) and the
@@ -40,6 +41,26 @@ export async function loadView(
   const active = summaries.filter((n) => n.kind === "summary");
   const inner = await loadInnerSummaries(active, (ids) =>
     store.nodesById(session.id, ids, { final: true }),
+  );
+  return viewOf(spine, active, inner);
+}
+
+/**
+ * The view of `headId` from what a turn's load read ({@link TurnState}): the head as read
+ * then, the spine above it through the final-node cache, the active summaries as read then.
+ * Nothing is read twice; a head the load did not read is loaded as {@link loadView} does.
+ */
+export async function viewOfTurn(
+  store: ViewReads & Pick<LedgerReads, "spineOf">,
+  state: TurnState,
+  headId: NodeId,
+): Promise<HeadView> {
+  const head = state.nodes.get(headId);
+  if (head === undefined) return loadView(store, state.session, headId);
+  const spine = await store.spineOf(state.session.id, head);
+  const active = state.summaries.filter((n) => n.kind === "summary");
+  const inner = await loadInnerSummaries(active, (ids) =>
+    store.nodesById(state.session.id, ids, { final: true }),
   );
   return viewOf(spine, active, inner);
 }

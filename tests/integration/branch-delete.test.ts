@@ -51,7 +51,7 @@ describeEachDatabase("[R116] branch delete reads the branch, not the ledger", (k
     kind: Exclude<NodeKind, "root">,
     extra: { callerId?: NodeId; advanceHead?: boolean } = {},
   ) {
-    const { node } = await store.append({
+    const { node } = await store.appendNode({
       sessionId,
       predecessorId,
       kind,
@@ -82,7 +82,7 @@ describeEachDatabase("[R116] branch delete reads the branch, not the ledger", (k
     await add(s.id, t1, "assistant", { callerId: f2, advanceHead: false });
     await add(s.id, f2, "notice", { advanceHead: false });
     // A summary covering main[0..1] and made active; HEAD on the fork.
-    const summary = await store.append({
+    const summary = await store.appendSummary({
       sessionId: s.id,
       predecessorId: s.rootId as NodeId,
       kind: "summary",

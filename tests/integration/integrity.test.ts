@@ -4,7 +4,7 @@ import { asNodeId, tokens, type NodeId, type SessionId } from "@/lib/engine/ids"
 import type { SessionRecord } from "@/lib/engine/types";
 import type { TurnCompaction } from "@/lib/compaction/turn-compaction";
 import { createExtractiveSummarizer } from "@/lib/llm/extractive-summarizer";
-import { SessionStore } from "@/lib/store/session-store";
+import { openSessionStore, type SessionStore } from "@/lib/store/session-store";
 import type { Database } from "@/lib/db/client";
 import { newNodeId, newSessionId } from "@/lib/ids";
 import {
@@ -137,7 +137,7 @@ describeEachDatabase("[R83] integrity of saves", (kind) => {
     expect(summary).not.toBeNull();
     const before = (await store.nodes(sessionId)).length;
     await expect(
-      store.append({
+      store.appendNode({
         sessionId,
         predecessorId: summary!.id,
         kind: "user",
@@ -180,14 +180,14 @@ describeEachDatabase("[R83] integrity of saves", (kind) => {
     "[R90] leases run on the database's clock: a skewed instance neither seals a live stream nor admits a second turn",
     async () => {
       // Instance A's clock is ten minutes slow; B's is right. Both share the database.
-      const slow = new SessionStore({
+      const slow = openSessionStore({
         database,
         now: () => new Date(Date.now() - 10 * 60_000),
         newNodeId: () => newNodeId(),
         newSessionId: () => newSessionId(),
       });
       const s = await store.createSession({ title: "skew" });
-      const { node } = await slow.append({
+      const { node } = await slow.appendNode({
         sessionId: s.id,
         predecessorId: asNodeId(s.rootId ?? ""),
         kind: "assistant",
@@ -202,7 +202,7 @@ describeEachDatabase("[R83] integrity of saves", (kind) => {
       expect((await store.node(s.id, node.id)).status).toBe("streaming");
       expect(await store.hasLiveStream(s.id)).toBe(true);
       await expect(
-        store.append({
+        store.openTurn({
           sessionId: s.id,
           predecessorId: asNodeId(s.rootId ?? ""),
           kind: "user",
@@ -210,7 +210,7 @@ describeEachDatabase("[R83] integrity of saves", (kind) => {
           status: "complete",
           tokenCount: tokens(3),
           advanceHead: true,
-          exclusive: true,
+          placeholder: { metadata: {}, leaseMs: 30_000 },
         }),
       ).rejects.toMatchObject({ code: "turn_in_progress" });
     },

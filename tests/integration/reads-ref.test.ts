@@ -142,7 +142,7 @@ describeEachDatabase("[R134] reads stored as a reference to their rendering", (k
 
   it("[R134] explicit arrays (rows written before) are read as before", async () => {
     const s = await store.createSession({});
-    const { node } = await store.append({
+    const { node } = await store.appendNode({
       sessionId: s.id,
       predecessorId: "head",
       kind: "assistant",

@@ -169,7 +169,7 @@ describeEachDatabase("[R100] search across sessions", (kind) => {
       ["interrupted", "platypus"],
       ["error", "echidna"],
     ] as const) {
-      const open = await store.append({
+      const open = await store.appendNode({
         sessionId: id,
         predecessorId: node.id,
         kind: "assistant",

@@ -28,7 +28,7 @@ afterAll(async () => {
 
 it("[R85] a seal issued while a turn claim's transaction is open survives its rollback", async () => {
   const session = await store.createSession({ title: "race" });
-  const { node: reply } = await store.append({
+  const { node: reply } = await store.appendNode({
     sessionId: session.id,
     predecessorId: asNodeId(session.rootId ?? ""),
     kind: "assistant",

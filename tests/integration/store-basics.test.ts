@@ -44,7 +44,7 @@ describeEachDatabase("SessionStore basics", (kind) => {
       code: "node_not_found",
     });
     await expect(
-      store.append({
+      store.appendNode({
         sessionId: a.id,
         predecessorId: asNodeId(b.rootId ?? ""),
         kind: "user",
@@ -60,7 +60,7 @@ describeEachDatabase("SessionStore basics", (kind) => {
   it("appends on HEAD advance it; a side append leaves HEAD alone", async () => {
     const s = await store.createSession({});
     const root = asNodeId(s.rootId ?? "");
-    const u1 = await store.append({
+    const u1 = await store.appendNode({
       sessionId: s.id,
       predecessorId: "head",
       kind: "user",
@@ -70,7 +70,7 @@ describeEachDatabase("SessionStore basics", (kind) => {
       advanceHead: true,
     });
     expect(u1.headMoved).toBe(true);
-    const side = await store.append({
+    const side = await store.appendNode({
       sessionId: s.id,
       predecessorId: root,
       kind: "user",
@@ -87,7 +87,7 @@ describeEachDatabase("SessionStore basics", (kind) => {
   it("JSON metadata and reads survive the round trip", async () => {
     const s = await store.createSession({});
     const root = asNodeId(s.rootId ?? "");
-    const { node } = await store.append({
+    const { node } = await store.appendNode({
       sessionId: s.id,
       predecessorId: root,
       kind: "summary",

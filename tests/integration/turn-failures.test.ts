@@ -175,7 +175,7 @@ describeEachDatabase("turn failures lose nothing", (kind) => {
     // The dispatcher plans a send against HEAD = a.reply; another tab then checks out ROOT.
     await store.setHead(s.id, asNodeId(s.rootId ?? ""));
     await expect(
-      store.append({
+      store.openTurn({
         sessionId: s.id,
         predecessorId: a.reply.id,
         kind: "user",

@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { tokens, type NodeId, type SessionId } from "@/lib/engine/ids";
+import type { LedgerNode } from "@/lib/engine/types";
 import type { ChatProvider, StreamEvent } from "@/lib/llm/types";
 import type { SessionStore } from "@/lib/store/session-store";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
@@ -11,7 +12,7 @@ async function session(store: SessionStore, pairs: number, dead: number) {
   let middle: NodeId | undefined;
   for (let i = 0; i < pairs; i++) {
     for (const kind of ["user", "assistant"] as const) {
-      const { node } = await store.append({
+      const { node } = await store.appendNode({
         sessionId: s.id,
         predecessorId: "head",
         kind,
@@ -25,7 +26,7 @@ async function session(store: SessionStore, pairs: number, dead: number) {
   }
   let p = middle as NodeId;
   for (let i = 0; i < dead; i++) {
-    const { node } = await store.append({
+    const { node } = await store.appendNode({
       sessionId: s.id,
       predecessorId: i % 20 === 0 ? (middle as NodeId) : p,
       kind: i % 2 ? "assistant" : "user",
@@ -128,9 +129,11 @@ describeEachDatabase("[R118] the turn path to the first token", (kind) => {
 
   it("[R118] one spine query, no reads, the user node durable, nothing else awaited", async () => {
     const { trace, reply } = await run(20, 0);
-    const spines = trace.calls.filter((c) => c.name === "spine");
+    // One spine walk: from the head the turn's load read, without `reads` (issue 19).
+    const spines = trace.calls.filter((c) => c.name === "spine" || c.name === "spineOf");
     expect(spines).toHaveLength(1);
-    expect(spines[0]?.args[2]).toEqual({ reads: false });
+    expect(spines[0]?.name).toBe("spineOf");
+    expect((spines[0]?.args[1] as LedgerNode).reads).toEqual([]);
     // By-id reads leave `reads` out too: explicitly, or as final nodes ([R136]).
     for (const c of trace.calls.filter((x) => x.name === "nodesById")) {
       expect([{ reads: false }, { final: true }]).toContainEqual(c.args[2]);

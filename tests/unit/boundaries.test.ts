@@ -76,6 +76,24 @@ describe("boundaries are lint errors", () => {
 
   it("[R62] inside the store only the HEAD rules' own methods write headId", async () => {
     await refused("writes-head.ts", "lib/store/session-store.ts", "write headId");
+    // The parts of the store that are not HEAD's module write no HEAD whatever the method.
+    await refused("writes-head.ts", "lib/store/stream-leases.ts", "write headId");
+    await refused("writes-head.ts", "lib/store/ledger-writes.ts", "write headId");
+  });
+
+  it("[R160] consumers take the store's narrow interfaces; only the composition root holds it whole", async () => {
+    const narrow = "Take the store's narrow interfaces";
+    for (const as of [
+      "lib/dispatcher/fixture.ts",
+      "lib/compaction/fixture.ts",
+      "lib/view/fixture.ts",
+      "lib/audit/fixture.ts",
+      "lib/auth/fixture.ts",
+    ]) {
+      await refused("imports-whole-store.ts", as, narrow);
+    }
+    await allowed("imports-whole-store.ts", "lib/server/services.ts");
+    await allowed("imports-store.ts", "lib/dispatcher/fixture.ts");
   });
 
   it("[R160] the layers point inward: store, view, compaction, portability and the UI stay in theirs", async () => {

@@ -6,7 +6,7 @@ import { openDatabase } from "@/lib/db/client";
 import { asNodeId, asSessionId } from "@/lib/engine/ids";
 import { tokens } from "@/lib/engine/ids";
 import { newNodeId, newSessionId } from "@/lib/ids";
-import { SessionStore } from "@/lib/store/session-store";
+import { openSessionStore } from "@/lib/store/session-store";
 import { createProviders } from "@/lib/llm/provider-factory";
 import { countTokens } from "@/lib/llm/tokens";
 import { LocalBus } from "@/lib/events/local-bus";
@@ -17,7 +17,7 @@ if (!mode || !url || !sessionArg)
   throw new Error("usage: child-writer <append|stream> <url> <sessionId> [count]");
 const sessionId = asSessionId(sessionArg);
 const database = await openDatabase(url);
-const store = new SessionStore({
+const store = openSessionStore({
   database,
   now: () => new Date(),
   newNodeId: () => newNodeId(),
@@ -27,7 +27,7 @@ const store = new SessionStore({
 if (mode === "append") {
   const count = Number(countArg ?? 25);
   for (let i = 0; i < count; i++) {
-    await store.append({
+    await store.appendNode({
       sessionId,
       predecessorId: "head",
       kind: "user",

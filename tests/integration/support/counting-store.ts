@@ -1,7 +1,7 @@
 import type { Database } from "@/lib/db/client";
 import { newNodeId, newSessionId } from "@/lib/ids";
 import { FinalNodes } from "@/lib/store/final-nodes";
-import { SessionStore } from "@/lib/store/session-store";
+import { openSessionStore } from "@/lib/store/session-store";
 
 /** Calls that reached the database through a {@link countingStore}. */
 export interface QueryCounts {
@@ -54,7 +54,7 @@ export function countingStore(database: Database) {
     },
   });
   const finals = new FinalNodes();
-  const store = new SessionStore({
+  const store = openSessionStore({
     database: { ...database, db } as Database,
     now: () => new Date(),
     newNodeId: () => newNodeId(),

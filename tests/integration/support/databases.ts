@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe } from "vitest";
 import { applyMigrations, migrationFactory } from "@/scripts/schema-engine";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { migrationPaths } from "@/lib/db/paths";
-import { SessionStore } from "@/lib/store/session-store";
+import { openSessionStore, type SessionStore } from "@/lib/store/session-store";
 import { newNodeId, newSessionId } from "@/lib/ids";
 
 /** The PostgreSQL server the integration suite uses (the machine's local one by default). */
@@ -113,7 +113,7 @@ export async function createDatabase(
 /** A SessionStore over a database, on the real clock (leases expire in real time). */
 export async function openTestStore(test: TestDatabase) {
   const database: Database = await openDatabase(test.url);
-  const store = new SessionStore({
+  const store = openSessionStore({
     database,
     now: () => new Date(),
     newNodeId: () => newNodeId(),

@@ -13,7 +13,7 @@ export async function appendNode(
   kind: "user" | "assistant",
   options: { content?: string; status?: "complete" | "streaming"; leaseMs?: number } = {},
 ): Promise<LedgerNode> {
-  const { node } = await store.append({
+  const { node } = await store.appendNode({
     sessionId,
     predecessorId,
     kind,

@@ -8,7 +8,7 @@ export async function openReply(
   sessionId: SessionId,
   at: { predecessorId?: NodeId | "head"; advanceHead?: boolean } = {},
 ): Promise<LedgerNode> {
-  const { node } = await store.append({
+  const { node } = await store.appendNode({
     sessionId,
     predecessorId: at.predecessorId ?? "head",
     kind: "assistant",

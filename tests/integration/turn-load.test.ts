@@ -1,0 +1,97 @@
+import { expect, it } from "vitest";
+import type { Database } from "@/lib/db/client";
+import type { ChatProvider, StreamEvent } from "@/lib/llm/types";
+import { describeEachDatabase, useFreshStore } from "./support/databases";
+import { offlineProviders, wireCompaction } from "./support/compaction-helpers";
+import { appendPairs } from "./support/ledger";
+import { statementLog, type Statement } from "./support/statement-log";
+
+/** A provider that notes when it is called, then answers one word. */
+function probe(onCall: () => void): ChatProvider {
+  return {
+    kind: "offline",
+    label: "probe (test double)",
+    model: "probe",
+    async *stream(): AsyncIterable<StreamEvent> {
+      onCall();
+      yield { type: "text", text: "answer" };
+      yield { type: "finish", reason: "stop" };
+    },
+    listModels: async () => [],
+  };
+}
+
+describeEachDatabase("[R118] one load per turn, handed down", (kind) => {
+  let database: Database;
+  useFreshStore(kind, (env) => ({ database } = env));
+
+  /** The statements a warm turn asks of the database before the model is called. */
+  async function turnStatements(mode: "send" | "retry"): Promise<Statement[]> {
+    const { store, log } = statementLog(database);
+    const s = await store.createSession({});
+    await appendPairs(store, s.id, 5);
+    let atModel: Statement[] | undefined;
+    const providers = {
+      ...offlineProviders(),
+      chat: probe(() => (atModel ??= [...log])),
+    };
+    const { dispatcher } = wireCompaction(store, { providers });
+    // A first turn warms the final-node cache, as every turn after a session's first is.
+    const first = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "one" });
+    log.length = 0;
+    atModel = undefined;
+    await dispatcher.runTurn(
+      mode === "send"
+        ? { sessionId: s.id, mode: "send", content: "two" }
+        : { sessionId: s.id, mode: "retry", targetId: first.reply.id },
+    );
+    if (atModel === undefined) throw new Error("the model was never called");
+    return atModel;
+  }
+
+  /** What a statement is: the operation, or the table and columns a raw statement reads. */
+  const what = (x: Statement) =>
+    x.name.startsWith("raw: SELECT s.")
+      ? "load: session, leases"
+      : x.name.startsWith('raw: SELECT "id", "sessionId"')
+        ? "load: nodes"
+        : x.name.startsWith("raw: SELECT now()")
+          ? "clock, live stream"
+          : x.name;
+  /** The reads before the claim: outside any transaction. */
+  const reads = (log: readonly Statement[]) =>
+    log.filter((x) => x.tx === null && x.name !== "transaction").map(what);
+  /** The claim: the first write transaction (the reads stamp may run beside the model). */
+  const claim = (log: readonly Statement[]) => log.filter((x) => x.tx === 1).map(what);
+  const sessionReads = (log: readonly Statement[]) =>
+    log.filter((x) => /^session\.find|^raw: .*FROM "Session"/.test(x.name));
+
+  it("[R118] a send: two reads, then one claim transaction that re-reads nothing", async () => {
+    const log = await turnStatements("send");
+    // The load: the session row with its leases, then the named nodes, HEAD and summaries.
+    expect(reads(log)).toEqual(["load: session, leases", "load: nodes"]);
+    // The claim: the lock (the row's one write), the live-stream re-check with the clock, the
+    // user node and its reply, HEAD — no read of the session row or of HEAD's node.
+    expect(claim(log)).toEqual([
+      "session.update",
+      kind === "postgresql" ? "clock, live stream" : "node.findFirst",
+      "node.create",
+      "node.create",
+      "session.update",
+    ]);
+    expect(sessionReads(log)).toHaveLength(1);
+  });
+
+  it("[R118] a retry: the same two reads; the claim reads the parent once, under the lock", async () => {
+    const log = await turnStatements("retry");
+    expect(reads(log)).toEqual(["load: session, leases", "load: nodes"]);
+    expect(claim(log)).toEqual([
+      "session.update",
+      "node.findFirst",
+      kind === "postgresql" ? "clock, live stream" : "node.findFirst",
+      "node.create",
+      "session.update",
+    ]);
+    expect(sessionReads(log)).toHaveLength(1);
+  });
+});
