@@ -3,12 +3,13 @@
  *
  *  P3  time to first token through Spindle (POST .../turns → first `delta`) against the
  *      same upstream called directly with the very request Spindle sent, interleaved; at a
- *      10-node and a 2,000-node spine (retries, so the spine keeps its length). Goals:
- *      overhead ≤ 5 ms p50 at 10 nodes; TTFT at 2,000 ≤ 1.3× TTFT at 10.
- *      Beside them, two floors measured in the same run: Spindle's own overhead at 2,000
- *      against 10 (the upstream's own TTFT grows with the prompt it parses, which the TTFT
- *      ratio counts), and the cost of the app server itself — a turn refused at the origin
- *      check, before any database work — against a plain request to the upstream.
+ *      10-node and a 2,000-node spine (retries, so the spine keeps its length). Goals
+ *      (issue 19): overhead ≤ 8 ms p50 at 10 nodes; Spindle's own overhead at 2,000 ≤ 1.3×
+ *      its overhead at 10 (the upstream's own parse time grows with the prompt and is not
+ *      ours to count; the TTFT ratio, which counts it, is printed beside them).
+ *      Beside them, the floor measured in the same run: the cost of the app server itself
+ *      — a turn refused at the origin check, before any database work — against a plain
+ *      request to the upstream.
  *  P5  bytes the database is given (statement parameters) while one reply streams, against
  *      the reply's own text: a 1,000-word reply streamed over ~5 s. Goal ≤ 2×.
  *
@@ -144,16 +145,16 @@ async function ttftBench(): Promise<void> {
     }
     const f = (x: number) => x.toFixed(1);
     console.log(
-      `P3 TTFT overhead over the upstream, 10-node spine: ${f(median(samples.overhead))} ms p50 (goal ≤ 5); 2,000-node spine: ${f(median(longOverhead))} ms`,
+      `P3 TTFT overhead over the upstream, 10-node spine: ${f(median(samples.overhead))} ms p50 (goal ≤ 8); 2,000-node spine: ${f(median(longOverhead))} ms`,
     );
     console.log(
-      `P3 Spindle's own overhead, 2,000-node vs 10-node spine: ${(median(longOverhead) / median(samples.overhead)).toFixed(2)}×`,
+      `P3 Spindle's own overhead, 2,000-node vs 10-node spine: ${(median(longOverhead) / median(samples.overhead)).toFixed(2)}× (goal ≤ 1.3)`,
     );
     console.log(
       `P3 floor: a turn refused before any database work ${f(median(floor.app))} ms through the app server, a plain GET to the upstream ${f(median(floor.plain))} ms`,
     );
     console.log(
-      `P3 TTFT through Spindle: 10-node spine ${f(median(samples.short))} ms, 2,000-node ${f(median(samples.long))} ms → ${median(ratios).toFixed(2)}× (goal ≤ 1.3)`,
+      `P3 TTFT through Spindle: 10-node spine ${f(median(samples.short))} ms, 2,000-node ${f(median(samples.long))} ms → ${median(ratios).toFixed(2)}× (the upstream's parse included)`,
     );
   } finally {
     await app.stop();
