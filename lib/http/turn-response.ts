@@ -61,19 +61,28 @@ export async function* releasing<T, R>(
 }
 
 /**
- * The SSE form of a turn or a replay: `node`, `delta`, then `done` or `error` per reply,
- * from `first` (already taken: a refused request answers plain JSON) to the generator's end.
+ * The answer of a turn or a replay. With `stream: false` the work runs to its end and
+ * `sealed` answers its result as JSON. Otherwise its first step runs here — validation and
+ * the first write happen before it, so a refused request answers a plain JSON error, not a
+ * stream — and then SSE carries `node`, `delta`, then `done` or `error` per reply.
  */
-export function turnEventStream<R>(
+export async function turnAnswer<R>(
   events: AsyncGenerator<TurnEvent, R>,
-  first: IteratorResult<TurnEvent, R>,
-): Response {
+  stream: boolean,
+  sealed: (result: R) => Response,
+): Promise<Response> {
+  let step = await events.next();
+  if (!stream) {
+    while (!step.done) step = await events.next();
+    return sealed(step.value);
+  }
+  const first = step;
   return sseResponse(async (send) => {
-    let step = first;
-    while (!step.done) {
-      const wire = turnStreamEventOf(step.value);
+    let at = first;
+    while (!at.done) {
+      const wire = turnStreamEventOf(at.value);
       send(wire.event, wire.data);
-      step = await events.next();
+      at = await events.next();
     }
   });
 }

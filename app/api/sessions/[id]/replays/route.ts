@@ -1,6 +1,6 @@
 import { guarded } from "@/lib/http/guard";
 import { replaySchema } from "@/lib/http/schemas";
-import { replayResultResponse, turnEventStream, releasing } from "@/lib/http/turn-response";
+import { replayResultResponse, turnAnswer, releasing } from "@/lib/http/turn-response";
 import { type RouteContext } from "@/lib/http/params";
 
 export const dynamic = "force-dynamic";
@@ -26,16 +26,6 @@ export function POST(req: Request, ctx: RouteContext<"id">) {
       }),
       work.release,
     );
-
-    if (!input.stream) {
-      let step = await replay.next();
-      while (!step.done) step = await replay.next();
-      return replayResultResponse(step.value);
-    }
-
-    // The reply, its provenance and the prompt's size are checked before the first event:
-    // a refused replay answers a plain JSON error, not a stream.
-    const first = await replay.next();
-    return turnEventStream(replay, first);
+    return turnAnswer(replay, input.stream, replayResultResponse);
   });
 }

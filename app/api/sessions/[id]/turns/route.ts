@@ -1,6 +1,6 @@
 import { guarded } from "@/lib/http/guard";
 import { turnSchema } from "@/lib/http/schemas";
-import { turnEventStream, turnResultResponse, releasing } from "@/lib/http/turn-response";
+import { turnAnswer, turnResultResponse, releasing } from "@/lib/http/turn-response";
 import { type RouteContext } from "@/lib/http/params";
 
 export const dynamic = "force-dynamic";
@@ -30,16 +30,6 @@ export function POST(req: Request, ctx: RouteContext<"id">) {
       }),
       work.release,
     );
-
-    if (!input.stream) {
-      let step = await turn.next();
-      while (!step.done) step = await turn.next();
-      return turnResultResponse(step.value);
-    }
-
-    // Validation and the first write happen before the first event: a rejected turn
-    // answers a plain JSON error, not a stream.
-    const first = await turn.next();
-    return turnEventStream(turn, first);
+    return turnAnswer(turn, input.stream, turnResultResponse);
   });
 }
