@@ -7,6 +7,7 @@ import type { AuditFigure, SessionState } from "@/components/session/session-sto
 import { landBranchDeleted } from "@/components/session/land-delete";
 import { versionTip, versionsBelow } from "@/components/session/versions";
 import { readTurnStream } from "./sse-client";
+import type { TurnStreamEvent } from "@/lib/engine/turn-stream";
 import { unwrap } from "@/components/session/unwrap";
 import { errorOf } from "@/components/ui/api-error";
 import {
@@ -26,6 +27,26 @@ function skeletonSpine(s: SessionState): NodeId[] {
   return selectHeadView(s)
     .spine.filter((n) => s.nodes.get(n.id)?.partial === "skeleton")
     .map((n) => n.id);
+}
+
+/**
+ * Lands a reply's `delta`, `done` or `error` event — alike for a turn and a replay — and
+ * answers an `error`'s message (null otherwise); a `node` event is the caller's to land.
+ */
+function landReplyEvent(s: SessionState, msg: TurnStreamEvent): string | null {
+  switch (msg.event) {
+    case "delta":
+      s.appendDelta(msg.data.id, msg.data.text, msg.data.offset);
+      return null;
+    case "done":
+      s.upsertNode(msg.data.node);
+      return null;
+    case "error":
+      if (msg.data.node) s.upsertNode(msg.data.node);
+      return msg.data.message;
+    case "node":
+      return null;
+  }
 }
 
 export interface TurnRequest {
@@ -119,27 +140,16 @@ export function useSessionActions() {
         try {
           for await (const msg of readTurnStream(res.body)) {
             const s = store.getState();
-            switch (msg.event) {
-              case "node": {
-                const node = msg.data;
-                s.upsertNode(node);
-                // Several replies: HEAD is the first model's, which the session answers below.
-                if (!req.models || node.kind === "user") s.setHead(node.id);
-                if (node.status === "streaming") s.setOwnStream(node.id);
-                if (node.kind === "user") onUser?.(node.id);
-                break;
-              }
-              case "delta":
-                s.appendDelta(msg.data.id, msg.data.text, msg.data.offset);
-                break;
-              case "done":
-                s.upsertNode(msg.data.node);
-                break;
-              case "error":
-                if (msg.data.node) s.upsertNode(msg.data.node);
-                s.setError(msg.data.message);
-                break;
+            if (msg.event === "node") {
+              const node = msg.data;
+              s.upsertNode(node);
+              // Several replies: HEAD is the first model's, which the session answers below.
+              if (!req.models || node.kind === "user") s.setHead(node.id);
+              if (node.status === "streaming") s.setOwnStream(node.id);
+              if (node.kind === "user") onUser?.(node.id);
             }
+            const error = landReplyEvent(s, msg);
+            if (error !== null) s.setError(error);
           }
           await catchUp();
           if (req.models) await refreshSession();
@@ -216,21 +226,8 @@ export function useSessionActions() {
           store.getState().upsertNode(node);
           void (async () => {
             for await (const msg of events) {
-              const s = store.getState();
-              switch (msg.event) {
-                case "node":
-                  break;
-                case "delta":
-                  s.appendDelta(msg.data.id, msg.data.text, msg.data.offset);
-                  break;
-                case "done":
-                  s.upsertNode(msg.data.node);
-                  break;
-                case "error":
-                  if (msg.data.node) s.upsertNode(msg.data.node);
-                  fail(new Error(msg.data.message));
-                  break;
-              }
+              const error = landReplyEvent(store.getState(), msg);
+              if (error !== null) fail(new Error(error));
             }
           })().catch(fail);
           return node.id;
