@@ -8,8 +8,9 @@ import {
   type Ledger,
 } from "@/components/session/ledger-merge";
 import { diffMaps } from "@/components/session/persistent-map";
-import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
+import { asNodeId } from "@/lib/engine/ids";
 import type { WireNode } from "@/lib/engine/wire-node";
+import { wireNode } from "../../support/wire-node";
 
 const id = (x: string) => asNodeId(x);
 
@@ -19,21 +20,8 @@ function wire(
   seq: number,
   extra: Partial<WireNode> = {},
 ): WireNode {
-  return {
-    id: id(x),
-    sessionId: asSessionId("S1"),
-    predecessorId: pred === null ? null : id(pred),
-    seq,
-    kind: pred === null ? "root" : seq % 2 === 1 ? "user" : "assistant",
-    content: `text of ${x}`,
-    status: "complete",
-    callerId: null,
-    metadata: {},
-    reads: [],
-    tokenCount: tokens(1),
-    createdAt: "2026-12-01T00:00:00.000Z",
-    ...extra,
-  };
+  const kind = pred === null ? "root" : seq % 2 === 1 ? "user" : "assistant";
+  return wireNode(x, pred, seq, kind, { content: `text of ${x}`, ...extra });
 }
 
 /** ROOT and a chain n1…n{count}. */

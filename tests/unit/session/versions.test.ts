@@ -9,26 +9,12 @@ import {
   versionTitle,
   versionsBelow,
 } from "@/components/session/versions";
-import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
 import type { NodeKind } from "@/lib/engine/types";
 import type { WireNode } from "@/lib/engine/wire-node";
+import { wireNode } from "../../support/wire-node";
 
-function wire(x: string, pred: string | null, seq: number, kind: NodeKind): WireNode {
-  return {
-    id: asNodeId(x),
-    sessionId: asSessionId("S1"),
-    predecessorId: pred === null ? null : asNodeId(pred),
-    seq,
-    kind,
-    content: x,
-    status: "complete",
-    callerId: null,
-    metadata: {},
-    reads: [],
-    tokenCount: tokens(1),
-    createdAt: "2026-12-01T00:00:00.000Z",
-  };
-}
+const wire = (x: string, pred: string | null, seq: number, kind: NodeKind): WireNode =>
+  wireNode(x, pred, seq, kind);
 
 /**
  * R → u1 → {a1, a1b → u2b → a2b, a1c}, plus a notice under u1 (a side leaf, not a version).
