@@ -22,6 +22,7 @@ import { spineOf } from "../lib/engine/spine-of";
 import type { LedgerNode } from "../lib/engine/types";
 import { newNodeId, newSessionId } from "../lib/ids";
 import { openSessionStore } from "../lib/store/session-store";
+import { LocalBus } from "../lib/events/local-bus";
 
 const SPINE = 200;
 
@@ -82,6 +83,8 @@ function load(file: string, nodes: LedgerNode[], head: NodeId): void {
 function storeOn(database: Awaited<ReturnType<typeof openDatabase>>) {
   return openSessionStore({
     database,
+    // Nobody listens here: the bus only fans the store's announcements out.
+    events: new LocalBus(),
     now: () => new Date(),
     newNodeId: () => newNodeId(),
     newSessionId: () => newSessionId(),

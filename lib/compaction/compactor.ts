@@ -1,4 +1,3 @@
-import { leanNode } from "../engine/wire-node";
 import { acceptSummary } from "../engine/accept-summary";
 import { autoCompactDecision } from "../engine/auto-compact-decision";
 import { latchAfterFailure, type AutoCompactLatch } from "../engine/auto-compact-latch";
@@ -359,7 +358,7 @@ export class Compactor implements TurnCompaction {
           metaAfterPlan(current, plan, policy, { id: summary.id, content: summary.content }),
         ),
     });
-    this.deps.bus.publish(session.id, { type: "node_appended", node: leanNode(node) });
+    // The store announced the summary (`node_appended`) when it committed.
     this.deps.bus.publish(session.id, {
       type: "compaction_finished",
       trigger,

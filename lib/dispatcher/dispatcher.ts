@@ -660,13 +660,11 @@ export class Dispatcher {
   async deleteBranch(sessionId: SessionId, tipId: NodeId): Promise<BranchDeleted> {
     const before = await this.deps.store.getSession(sessionId);
     await this.deps.store.node(before.id, tipId);
-    // HEAD as the delete found it under the write lock: a checkout landing between the read
-    // above and the lock must not hide the move from other tabs.
-    let headBefore = before.headId;
+    // The store announces the removed ids and where HEAD went, as it found HEAD under the
+    // write lock: a checkout landing between the read above and the lock is not hidden.
     const { session: after, removed } = await this.deps.store.removeNodes(
       before.id,
       async (session, slice) => {
-        headBefore = session.headId;
         // What the plan reads, and nothing more ([R116]): the tip's family (the node and
         // its children), then its parent's, and so on up to the fork point; then the subtree
         // under the branch's top and the active summaries. The decisions are those of a plan
@@ -698,15 +696,6 @@ export class Dispatcher {
         return planDeleteBranch({ session, index: createLedgerIndex([...nodes.values()]), tipId });
       },
     );
-    this.deps.bus.publish(after.id, { type: "nodes_removed", ids: removed });
-    if (after.headId && after.headId !== headBefore) {
-      this.deps.bus.publish(after.id, {
-        type: "head_moved",
-        headId: after.headId,
-        previousHeadId: headBefore,
-        move: "delete_branch",
-      });
-    }
     return { ...after, removed };
   }
 
@@ -725,14 +714,7 @@ export class Dispatcher {
     nodeId: NodeId,
     move: "checkout" | "rewind",
   ): Promise<SessionRecord> {
-    const session = await this.deps.store.setHead(before.id, nodeId);
-    this.deps.bus.publish(before.id, {
-      type: "head_moved",
-      headId: nodeId,
-      previousHeadId: before.headId,
-      move,
-    });
-    return session;
+    return this.deps.store.setHead(before.id, nodeId, move);
   }
 
   /** The nodes a decision needs (HEAD, the named ids and their predecessors), by id. */

@@ -2,7 +2,6 @@ import { isEngineError } from "../engine/errors";
 import type { SessionId } from "../engine/ids";
 import { cleanModelTitle, titleFromMessage, UNTITLED } from "../engine/session-title";
 import type { LedgerNode, SessionRecord } from "../engine/types";
-import type { EventBus } from "../events/session-event";
 import { collectStream } from "../llm/collect-stream";
 import type { Providers } from "../llm/provider-factory";
 import { buildTitlePrompt, TITLE_MAX_OUTPUT_TOKENS } from "../llm/title-prompt";
@@ -11,7 +10,6 @@ import type { SessionRows } from "../store/session-rows";
 
 export interface SessionTitlerDeps {
   readonly store: Pick<SessionRows, "setAutoTitle"> & Pick<LedgerReads, "spine">;
-  readonly bus: EventBus;
   readonly providers: Pick<Providers, "chat" | "summaryModel">;
   /** Where failures go (they never reach the user: the session stays "New chat"). */
   readonly log?: (message: string, error: unknown) => void;
@@ -23,7 +21,7 @@ export interface SessionTitlerDeps {
  * offline model (or when the model fails or answers nothing usable). It runs after the reply
  * is sealed and never delays it; the write is the store's compare-and-swap, so a title the
  * user chose — before or while this ran — is never replaced. Open pages learn of the new
- * title through `session_changed`.
+ * title through the `session_changed` the store announces with it.
  */
 export class SessionTitler {
   private readonly running = new Map<SessionId, Promise<void>>();
@@ -62,9 +60,7 @@ export class SessionTitler {
       .slice(first + 1)
       .find((n) => n.kind === "assistant" && n.status === "complete" && n.content.trim() !== "");
     const title = await this.compose(user.content, answer?.content ?? "");
-    if (await this.deps.store.setAutoTitle(sessionId, title)) {
-      this.deps.bus.publish(sessionId, { type: "session_changed" });
-    }
+    await this.deps.store.setAutoTitle(sessionId, title);
   }
 
   private async compose(firstUser: string, firstReply: string): Promise<string> {

@@ -8,11 +8,10 @@ import type {
   NodeMetadata,
   SessionMeta,
 } from "../engine/types";
-import type { AppendResult, NewNode } from "../store/append-inputs";
+import type { NewNode } from "../store/append-inputs";
 import type { LedgerWrites } from "../store/ledger-writes";
 import type { StreamLeases } from "../store/stream-leases";
 import type { ReadsRef } from "../engine/reads-ref";
-import { leanNode } from "../engine/wire-node";
 
 export interface TurnWriterDeps {
   /** The chain writes and the streaming reply's lease writes; nothing else of the store. */
@@ -99,7 +98,6 @@ export class TurnWriter {
       placeholder: { metadata: options.replyMetadata, leaseMs: this.deps.leaseMs },
     });
     const reply = result.placeholder;
-    this.published(result);
     return { user: result.node, reply, meta: result.meta };
   }
 
@@ -177,7 +175,6 @@ export class TurnWriter {
       callerId: options.callerId ?? null,
       leaseMs: this.deps.leaseMs,
     });
-    this.published(result);
     return { reply: result.node, meta: result.meta };
   }
 
@@ -225,8 +222,8 @@ export class TurnWriter {
         after: codePoints(prefix),
       });
     }
+    // The store announces the seal (`turn_finished`) once it has committed.
     node ??= await this.deps.store.seal(this.sessionId, nodeId, { ...rest, content });
-    this.deps.bus.publish(this.sessionId, { type: "turn_finished", node: leanNode(node) });
     return node;
   }
 
@@ -245,28 +242,7 @@ export class TurnWriter {
       sessionId: this.sessionId,
       advanceHead: this.advanceHead,
     });
-    this.published(result);
     return result.node;
-  }
-
-  /**
-   * The events of a chain write, once it committed: every node it wrote, then where HEAD
-   * went. Every append of a turn publishes through here.
-   */
-  private published(result: AppendResult): void {
-    const { node, placeholder, previousHeadId } = result;
-    this.deps.bus.publish(this.sessionId, { type: "node_appended", node: leanNode(node) });
-    if (placeholder) {
-      this.deps.bus.publish(this.sessionId, { type: "node_appended", node: leanNode(placeholder) });
-    }
-    if (result.headMoved || result.headOnPlaceholder) {
-      this.deps.bus.publish(this.sessionId, {
-        type: "head_moved",
-        headId: result.headOnPlaceholder && placeholder ? placeholder.id : node.id,
-        previousHeadId,
-        move: node.predecessorId === previousHeadId ? "send" : "fork",
-      });
-    }
   }
 }
 

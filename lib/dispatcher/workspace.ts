@@ -283,14 +283,13 @@ export class Workspace {
     patch: { title?: string | undefined; settings?: SettingsPatch | undefined },
   ): Promise<SessionRecord> {
     let session = await this.session(id);
-    const { store, bus } = this.deps;
+    const { store } = this.deps;
     this.checkModelChoice(patch.settings);
     if (patch.title !== undefined) session = await store.renameSession(id, patch.title);
     const next = patch.settings;
     if (next !== undefined) {
       session = await store.updateMeta(id, (meta) => mergeSettings(meta, next));
     }
-    bus.publish(id, { type: "session_changed" });
     return session;
   }
 

@@ -128,3 +128,31 @@ export type EngineEvent =
   | CompactionFinishedEvent
   | CompactionFailedEvent
   | NoticeEvent;
+
+/** Nodes left the ledger (a branch delete). Only on the session channel. */
+export interface NodesRemovedEvent {
+  readonly type: "nodes_removed";
+  readonly ids: readonly NodeId[];
+}
+
+/** The session row changed (title, settings, compaction state). Only on the session channel. */
+export interface SessionChangedEvent {
+  readonly type: "session_changed";
+}
+
+/**
+ * What a committed write announces on its session's channel. The store publishes these
+ * itself, once the write's transaction has committed, from what it read under the write
+ * lock (docs/architecture.md, "Events"); nothing else publishes them.
+ */
+export type CommittedEvent =
+  | Omit<NodeAppendedEvent, "sessionId">
+  | Omit<TurnFinishedEvent, "sessionId">
+  | Omit<HeadMovedEvent, "sessionId">
+  | NodesRemovedEvent
+  | SessionChangedEvent;
+
+/** Where the store publishes its committed writes (the event bus, in lib/server/services.ts). */
+export interface CommittedEvents {
+  publish(sessionId: SessionId, event: CommittedEvent): void;
+}

@@ -1,4 +1,4 @@
-import type { EngineEvent } from "../engine/events";
+import type { EngineEvent, NodesRemovedEvent, SessionChangedEvent } from "../engine/events";
 import type { NodeId, SessionId } from "../engine/ids";
 
 /** An engine event as it travels on one session's channel (the session is the channel). */
@@ -14,8 +14,8 @@ type OnChannel<E> = E extends unknown ? Omit<E, "sessionId"> : never;
 export type SessionEvent =
   | OnChannel<EngineEvent>
   | { readonly type: "node_changed"; readonly id: NodeId }
-  | { readonly type: "nodes_removed"; readonly ids: readonly NodeId[] }
-  | { readonly type: "session_changed" }
+  | NodesRemovedEvent
+  | SessionChangedEvent
   /**
    * Only on the reserved revocations channel, never a session's: an account's access (or
    * some of its credentials) was revoked; every instance aborts that work (lib/auth).

@@ -71,8 +71,12 @@ async function build(): Promise<Services> {
 
 async function assemble(cfg: Config, release: () => Promise<void>): Promise<Services> {
   const database = await openDatabase(cfg.databaseUrl);
+  const bus: EventBus =
+    database.kind === "postgresql" ? await PgBus.connect(cfg.databaseUrl) : new LocalBus();
+  // The store announces every committed write on the bus itself (docs/architecture.md).
   const store = openSessionStore({
     database,
+    events: bus,
     now: () => new Date(),
     newNodeId: () => newNodeId(),
     newSessionId: () => newSessionId(),
@@ -83,8 +87,6 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
   // An import a dead process left half-written (another instance's may still be running:
   // only those idle for an hour go).
   await store.removeAbandonedImports(database.kind === "sqlite" ? 0 : 60 * 60_000);
-  const bus: EventBus =
-    database.kind === "postgresql" ? await PgBus.connect(cfg.databaseUrl) : new LocalBus();
   const providers = createProviders(cfg);
   const count = (text: string, model?: string) => countTokens(text, model);
   const loops = new AgentLoops();
@@ -97,7 +99,7 @@ async function assemble(cfg: Config, release: () => Promise<void>): Promise<Serv
     serverWindow: cfg.contextWindow,
     serverKeepRecentTokens: cfg.keepRecentTokens,
   });
-  const titler = new SessionTitler({ store, bus, providers });
+  const titler = new SessionTitler({ store, providers });
   // One reader for uploads and imports: it reads one PDF at a time (R278).
   const pdf = { read: createPdfReader(cfg.pdf), maxTextChars: cfg.maxAttachmentBytes };
   const dispatcher = new Dispatcher({

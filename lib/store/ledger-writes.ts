@@ -1,6 +1,8 @@
 import { EngineError } from "../engine/errors";
 import { asNodeId, LOCAL_OWNER, type NodeId, type SessionId } from "../engine/ids";
-import type { LedgerNode, NodeKind, SessionMeta, SessionRecord } from "../engine/types";
+import type { CommittedEvent } from "../engine/events";
+import type { HeadMove, LedgerNode, NodeKind, SessionMeta, SessionRecord } from "../engine/types";
+import { leanNode } from "../engine/wire-node";
 import { shouldAdvanceHead } from "../engine/should-advance-head";
 import { isSideLeafKind } from "../engine/side-leaf";
 import { activeSummaryIds } from "../engine/active-summaries";
@@ -28,6 +30,8 @@ import { COUNT_CHUNK, type StoreContext, type Tx } from "./store-context";
  * chain-extension rule or the explicit fork move inside the write lock —, `setHead` (the
  * user's explicit moves) and branch delete. The ledger is append-only: a complete node is
  * never updated (a streaming reply is filled and sealed by lib/store/stream-leases.ts).
+ * Each write announces what it changed once it has committed (`node_appended`,
+ * `head_moved`, `nodes_removed`), from what it read under the lock.
  */
 export interface LedgerWrites {
   createSession(input: NewSession): Promise<SessionRecord>;
@@ -39,7 +43,12 @@ export interface LedgerWrites {
   openReply(input: ReplyOpening): Promise<AppendResult>;
   /** A compaction's summary, under its compare-and-swap. */
   appendSummary(input: SummaryInsert): Promise<AppendResult>;
-  setHead(sessionId: SessionId, nodeId: NodeId): Promise<SessionRecord>;
+  /** The user's explicit move of HEAD to `nodeId`, announced as `move`. */
+  setHead(
+    sessionId: SessionId,
+    nodeId: NodeId,
+    move: Extract<HeadMove, "checkout" | "rewind">,
+  ): Promise<SessionRecord>;
   removeNodes(
     sessionId: SessionId,
     plan: (
@@ -103,29 +112,36 @@ export class LedgerWriter implements LedgerWrites {
   }
 
   appendNode(input: NewNode): Promise<AppendResult> {
-    return this.append(input);
+    return this.appendAnnounced(input);
   }
 
   async openTurn(input: TurnOpening): Promise<TurnOpened> {
-    const result = await this.append({ ...input, exclusive: true });
+    const result = await this.appendAnnounced({ ...input, exclusive: true });
     const { placeholder } = result;
     if (!placeholder) throw new Error("unreachable: the append opens the placeholder");
     return { ...result, placeholder, headOnPlaceholder: result.headOnPlaceholder === true };
   }
 
   openReply(input: ReplyOpening): Promise<AppendResult> {
-    return this.append(input);
+    return this.appendAnnounced(input);
   }
 
   appendSummary(input: SummaryInsert): Promise<AppendResult> {
-    return this.append(input);
+    return this.appendAnnounced(input);
+  }
+
+  /** {@link append}, announced once it has committed. */
+  private async appendAnnounced(input: AppendInput): Promise<AppendResult> {
+    const result = await this.append(input);
+    this.ctx.announce(input.sessionId, ...appendEvents(result));
+    return result;
   }
 
   /**
    * Appends one node under the session's write lock. HEAD moves to the new node only when
    * the node extends the chain (its predecessor is the current HEAD) and the turn allows it.
    */
-  private async append(input: AppendInput): Promise<AppendResult> {
+  private append(input: AppendInput): Promise<AppendResult> {
     return this.ctx.write(async (tx) => {
       // The lock reserves the seqs of everything this write inserts (the placeholder too).
       const session = await this.ctx.lockSession(tx, input.sessionId, input.placeholder ? 2 : 1);
@@ -282,13 +298,24 @@ export class LedgerWriter implements LedgerWrites {
    * chain-extension rule of `append`). Validation of *which* moves are allowed lives in the
    * dispatcher; this checks only that the node belongs to the session.
    */
-  async setHead(sessionId: SessionId, nodeId: NodeId): Promise<SessionRecord> {
-    await this.ctx.write(async (tx) => {
-      await this.ctx.lockSession(tx, sessionId);
+  async setHead(
+    sessionId: SessionId,
+    nodeId: NodeId,
+    move: Extract<HeadMove, "checkout" | "rewind">,
+  ): Promise<SessionRecord> {
+    const previous = await this.ctx.write(async (tx) => {
+      const row = await this.ctx.lockSession(tx, sessionId);
       const n = await tx.node.count({ where: { id: nodeId, sessionId } });
       if (n === 0)
         throw new EngineError("node_not_found", `No node ${nodeId} in session ${sessionId}.`);
       await tx.session.update({ where: { id: sessionId }, data: { headId: nodeId } });
+      return row.headId === null ? null : asNodeId(row.headId);
+    });
+    this.ctx.announce(sessionId, {
+      type: "head_moved",
+      headId: nodeId,
+      previousHeadId: previous,
+      move,
     });
     return this.rows.getSession(sessionId);
   }
@@ -307,7 +334,7 @@ export class LedgerWriter implements LedgerWrites {
       slice: LedgerSlice,
     ) => Promise<{ ids: readonly NodeId[]; headAfter: NodeId | null; metaAfter?: SessionMeta }>,
   ): Promise<{ session: SessionRecord; removed: readonly NodeId[] }> {
-    const removed = await this.ctx.write(async (tx) => {
+    const { removed, head } = await this.ctx.write(async (tx) => {
       const row = await this.ctx.lockSession(tx, sessionId);
       const before = sessionFromRow(row);
       const decided = await plan(before, sliceOf(tx, sessionId));
@@ -323,9 +350,15 @@ export class LedgerWriter implements LedgerWrites {
       if (Object.keys(data).length > 0) {
         await tx.session.update({ where: { id: sessionId }, data });
       }
-      return decided.ids;
+      const moved =
+        data.headId !== undefined && data.headId !== before.headId
+          ? { headId: asNodeId(data.headId), previousHeadId: before.headId }
+          : null;
+      return { removed: decided.ids, head: moved };
     });
     this.ctx.finals.forget(sessionId, removed);
+    this.ctx.announce(sessionId, { type: "nodes_removed", ids: removed });
+    if (head) this.ctx.announce(sessionId, { type: "head_moved", ...head, move: "delete_branch" });
     return { session: await this.rows.getSession(sessionId), removed };
   }
 
@@ -358,4 +391,24 @@ export class LedgerWriter implements LedgerWrites {
       );
     }
   }
+}
+
+/**
+ * What an append announces: every node it wrote, then where HEAD went — onto the new node
+ * (or its placeholder reply) as a `send` when it extended HEAD, as a `fork` when the user's
+ * fork moved HEAD off its branch.
+ */
+function appendEvents(result: AppendResult): CommittedEvent[] {
+  const { node, placeholder, previousHeadId } = result;
+  const events: CommittedEvent[] = [{ type: "node_appended", node: leanNode(node) }];
+  if (placeholder) events.push({ type: "node_appended", node: leanNode(placeholder) });
+  if (result.headMoved || result.headOnPlaceholder) {
+    events.push({
+      type: "head_moved",
+      headId: result.headOnPlaceholder && placeholder ? placeholder.id : node.id,
+      previousHeadId,
+      move: node.predecessorId === previousHeadId ? "send" : "fork",
+    });
+  }
+  return events;
 }

@@ -168,6 +168,7 @@ export class SessionRowStore implements SessionRows {
       const meta: SessionMeta = { ...sessionFromRow(row).meta, titleSource: "user" };
       await tx.session.update({ where: { id }, data: { title, meta: encodeJson(meta) } });
     });
+    this.ctx.announce(id, { type: "session_changed" });
     return this.getSession(id);
   }
 
@@ -187,7 +188,9 @@ export class SessionRowStore implements SessionRows {
       await tx.session.update({ where: { id }, data: { title, meta: encodeJson(next) } });
       return true;
     });
-    return written ? this.getSession(id) : null;
+    if (!written) return null;
+    this.ctx.announce(id, { type: "session_changed" });
+    return this.getSession(id);
   }
 
   /**
@@ -203,6 +206,7 @@ export class SessionRowStore implements SessionRows {
       const next = patch(sessionFromRow(row).meta);
       await tx.session.update({ where: { id }, data: { meta: encodeJson(next) } });
     });
+    this.ctx.announce(id, { type: "session_changed" });
     return this.getSession(id);
   }
 

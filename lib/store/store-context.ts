@@ -1,5 +1,6 @@
 import type { Database, Db } from "../db/client";
 import { EngineError } from "../engine/errors";
+import type { CommittedEvent, CommittedEvents } from "../engine/events";
 import type { NodeId, SessionId } from "../engine/ids";
 import { FinalNodes } from "./final-nodes";
 import { withWriteRetry } from "./write-retry";
@@ -12,6 +13,8 @@ export interface StoreDeps {
   readonly now: () => Date;
   readonly newNodeId: () => NodeId;
   readonly newSessionId: () => SessionId;
+  /** Where committed writes are announced: the session channel's bus. */
+  readonly events: CommittedEvents;
   /** The final-node cache (tests pass their own to watch it); one per store by default. */
   readonly finalNodes?: FinalNodes;
 }
@@ -46,6 +49,15 @@ export class StoreContext {
    */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return withWriteRetry(() => this.db.$transaction(fn, { maxWait: 10_000, timeout: 20_000 }));
+  }
+
+  /**
+   * Announces what a write changed on the session's channel. Called by the parts of the
+   * store only once that write's transaction has committed, with what it read under the
+   * lock: the one place the ledger's and the session row's changes are published from.
+   */
+  announce(sessionId: SessionId, ...events: readonly CommittedEvent[]): void {
+    for (const event of events) this.deps.events.publish(sessionId, event);
   }
 
   /**

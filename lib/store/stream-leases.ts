@@ -2,6 +2,7 @@ import type { NodeId, SessionId, Tokens } from "../engine/ids";
 import { EngineError } from "../engine/errors";
 import type { LedgerNode, NodeMetadata, NodeStatus } from "../engine/types";
 import type { ReadsRef } from "../engine/reads-ref";
+import { leanNode } from "../engine/wire-node";
 import { encodeJson, encodeReads } from "./codec";
 import type { LedgerReads } from "./ledger-reads";
 import type { StoreContext } from "./store-context";
@@ -128,8 +129,21 @@ export class StreamLeaseStore implements StreamLeases {
     return this.sealed(sessionId, nodeId, input.known);
   }
 
-  /** A node just sealed: with the reads the caller knows it holds, or read back whole. */
+  /**
+   * A node just sealed, announced as `turn_finished`: with the reads the caller knows it
+   * holds, or read back whole.
+   */
   private async sealed(
+    sessionId: SessionId,
+    nodeId: NodeId,
+    known: readonly NodeId[] | undefined,
+  ): Promise<LedgerNode> {
+    const node = await this.readSealed(sessionId, nodeId, known);
+    this.ctx.announce(sessionId, { type: "turn_finished", node: leanNode(node) });
+    return node;
+  }
+
+  private async readSealed(
     sessionId: SessionId,
     nodeId: NodeId,
     known: readonly NodeId[] | undefined,

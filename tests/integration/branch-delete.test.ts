@@ -7,6 +7,7 @@ import type { LedgerSlice, SessionStore } from "@/lib/store/session-store";
 import { openReply } from "./support/replies";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { recordEvents, testDispatcher } from "./support/dispatcher";
+import { busOf } from "./support/store-bus";
 
 /** The store, counting every node a branch delete's slice returns. */
 function counting(store: SessionStore) {
@@ -97,7 +98,7 @@ describeEachDatabase("[R116] branch delete reads the branch, not the ledger", (k
         _last_summary_text: "sum",
       }),
     });
-    const session = await store.setHead(s.id, f2);
+    const session = await store.setHead(s.id, f2, "checkout");
     const expected = planDeleteBranch({
       session,
       index: createLedgerIndex(await store.nodes(s.id)),
@@ -105,7 +106,8 @@ describeEachDatabase("[R116] branch delete reads the branch, not the ledger", (k
     });
 
     const { proxy, seen } = counting(store);
-    const { dispatcher, bus } = testDispatcher(proxy);
+    // The counting proxy is not the store: its announcements are on the store's bus.
+    const { dispatcher, bus } = testDispatcher(proxy, { bus: busOf(store) });
     const events = recordEvents(bus, s.id);
     const after = await dispatcher.deleteBranch(s.id, f2);
     expect(after.removed).toEqual(expected.ids);

@@ -4,9 +4,8 @@ import { asNodeId, tokens, type NodeId, type SessionId } from "@/lib/engine/ids"
 import type { SessionRecord } from "@/lib/engine/types";
 import type { TurnCompaction } from "@/lib/compaction/turn-compaction";
 import { createExtractiveSummarizer } from "@/lib/llm/extractive-summarizer";
-import { openSessionStore, type SessionStore } from "@/lib/store/session-store";
+import { type SessionStore } from "@/lib/store/session-store";
 import type { Database } from "@/lib/db/client";
-import { newNodeId, newSessionId } from "@/lib/ids";
 import {
   chat,
   headOf,
@@ -18,6 +17,7 @@ import {
 } from "./support/compaction-helpers";
 import { describeEachDatabase, useFreshStore } from "./support/databases";
 import { testDispatcher } from "./support/dispatcher";
+import { openTestSessionStore } from "./support/store-bus";
 
 /**
  * Issue 9: every save is checked where it lands. Writes that depend on what was read before
@@ -180,11 +180,9 @@ describeEachDatabase("[R83] integrity of saves", (kind) => {
     "[R90] leases run on the database's clock: a skewed instance neither seals a live stream nor admits a second turn",
     async () => {
       // Instance A's clock is ten minutes slow; B's is right. Both share the database.
-      const slow = openSessionStore({
+      const slow = openTestSessionStore({
         database,
         now: () => new Date(Date.now() - 10 * 60_000),
-        newNodeId: () => newNodeId(),
-        newSessionId: () => newSessionId(),
       });
       const s = await store.createSession({ title: "skew" });
       const { node } = await slow.appendNode({

@@ -7,6 +7,7 @@ import type { SessionStore } from "@/lib/store/session-store";
 import { describeEachDatabase, useFreshStore, type FreshStore } from "./support/databases";
 import { recordEvents, testDispatcher } from "./support/dispatcher";
 import { appendPairs } from "./support/ledger";
+import { openTestSessionStore } from "./support/store-bus";
 
 /** A session whose HEAD ends a spine of `pairs` user/assistant turns (written directly). */
 async function longSpine(store: SessionStore, pairs: number) {
@@ -64,10 +65,12 @@ describeEachDatabase("[R115] slim events", (kind) => {
   it.runIf(kind === "postgresql")(
     "[R115] lean nodes fit a NOTIFY: other instances get the events, node_changed only for a huge text",
     async () => {
-      const { store, test } = env;
-      const s = await longSpine(store, 150);
+      const { test, database } = env;
+      const s = await longSpine(env.store, 150);
       const a = await PgBus.connect(test.url);
       const b = await PgBus.connect(test.url);
+      // Instance A: its store announces its writes on A's bus, as in lib/server/services.ts.
+      const store = openTestSessionStore({ database, events: a });
       try {
         const { dispatcher } = testDispatcher(store, { bus: a });
         const got: SessionEvent[] = [];

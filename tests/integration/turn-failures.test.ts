@@ -173,7 +173,7 @@ describeEachDatabase("turn failures lose nothing", (kind) => {
     const s = await store.createSession({});
     const a = await dispatcher.runTurn({ sessionId: s.id, mode: "send", content: "one" });
     // The dispatcher plans a send against HEAD = a.reply; another tab then checks out ROOT.
-    await store.setHead(s.id, asNodeId(s.rootId ?? ""));
+    await store.setHead(s.id, asNodeId(s.rootId ?? ""), "checkout");
     await expect(
       store.openTurn({
         sessionId: s.id,

@@ -5,24 +5,17 @@
 import { openDatabase } from "@/lib/db/client";
 import { asNodeId, asSessionId } from "@/lib/engine/ids";
 import { tokens } from "@/lib/engine/ids";
-import { newNodeId, newSessionId } from "@/lib/ids";
-import { openSessionStore } from "@/lib/store/session-store";
 import { createProviders } from "@/lib/llm/provider-factory";
 import { countTokens } from "@/lib/llm/tokens";
-import { LocalBus } from "@/lib/events/local-bus";
 import { Dispatcher } from "@/lib/dispatcher/dispatcher";
+import { openTestSessionStore, busOf } from "./store-bus";
 
 const [mode, url, sessionArg, countArg] = process.argv.slice(2);
 if (!mode || !url || !sessionArg)
   throw new Error("usage: child-writer <append|stream> <url> <sessionId> [count]");
 const sessionId = asSessionId(sessionArg);
 const database = await openDatabase(url);
-const store = openSessionStore({
-  database,
-  now: () => new Date(),
-  newNodeId: () => newNodeId(),
-  newSessionId: () => newSessionId(),
-});
+const store = openTestSessionStore({ database });
 
 if (mode === "append") {
   const count = Number(countArg ?? 25);
@@ -61,7 +54,7 @@ if (mode === "stream") {
   });
   const dispatcher = new Dispatcher({
     store,
-    bus: new LocalBus(),
+    bus: busOf(store),
     providers,
     config: { maxMessageChars: 200_000 },
     count: (t, m) => countTokens(t, m),

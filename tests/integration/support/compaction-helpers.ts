@@ -4,7 +4,6 @@ import type { Dispatcher } from "@/lib/dispatcher/dispatcher";
 import { contextTokens } from "@/lib/engine/context-tokens";
 import type { NodeId, SessionId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
-import { LocalBus } from "@/lib/events/local-bus";
 import type { SessionEvent } from "@/lib/events/session-event";
 import { createProviders, type Providers } from "@/lib/llm/provider-factory";
 import { countTokens } from "@/lib/llm/tokens";
@@ -12,6 +11,7 @@ import type { Summarizer, SummaryRequest } from "@/lib/llm/types";
 import type { SessionStore } from "@/lib/store/session-store";
 import type { RecordedRequest, RecordingServer } from "../../support/recording-server";
 import { recordEvents, testDispatcher } from "./dispatcher";
+import { busOf } from "./store-bus";
 
 /** The offline model (no delay): the chat model and the extractive summariser. */
 export function offlineProviders(): Providers {
@@ -94,7 +94,7 @@ export function wireCompaction(
     turnCompaction?: boolean;
   } = {},
 ) {
-  const bus = new LocalBus();
+  const bus = busOf(store);
   const providers = options.providers ?? offlineProviders();
   const loops = new AgentLoops();
   const deps: CompactorDeps = {

@@ -1,7 +1,6 @@
 import type { Database } from "@/lib/db/client";
-import { newNodeId, newSessionId } from "@/lib/ids";
 import { FinalNodes } from "@/lib/store/final-nodes";
-import { openSessionStore } from "@/lib/store/session-store";
+import { openTestSessionStore } from "./store-bus";
 
 /** Calls that reached the database through a {@link countingStore}. */
 export interface QueryCounts {
@@ -54,11 +53,8 @@ export function countingStore(database: Database) {
     },
   });
   const finals = new FinalNodes();
-  const store = openSessionStore({
+  const store = openTestSessionStore({
     database: { ...database, db } as Database,
-    now: () => new Date(),
-    newNodeId: () => newNodeId(),
-    newSessionId: () => newSessionId(),
     finalNodes: finals,
   });
   return { store, counts, finals };

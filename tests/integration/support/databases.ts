@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe } from "vitest";
 import { applyMigrations, migrationFactory } from "@/scripts/schema-engine";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { migrationPaths } from "@/lib/db/paths";
-import { openSessionStore, type SessionStore } from "@/lib/store/session-store";
-import { newNodeId, newSessionId } from "@/lib/ids";
+import type { SessionStore } from "@/lib/store/session-store";
+import { openTestSessionStore } from "./store-bus";
 
 /** The PostgreSQL server the integration suite uses (the machine's local one by default). */
 export const PG_ADMIN_URL =
@@ -113,12 +113,7 @@ export async function createDatabase(
 /** A SessionStore over a database, on the real clock (leases expire in real time). */
 export async function openTestStore(test: TestDatabase) {
   const database: Database = await openDatabase(test.url);
-  const store = openSessionStore({
-    database,
-    now: () => new Date(),
-    newNodeId: () => newNodeId(),
-    newSessionId: () => newSessionId(),
-  });
+  const store = openTestSessionStore({ database });
   return { database, store };
 }
 

@@ -1,9 +1,9 @@
 import { createProviders, type Providers } from "@/lib/llm/provider-factory";
 import { countTokens } from "@/lib/llm/tokens";
-import { LocalBus } from "@/lib/events/local-bus";
+import { busOf } from "./store-bus";
 import { Dispatcher, type DispatcherDeps } from "@/lib/dispatcher/dispatcher";
 import type { SessionStore } from "@/lib/store/session-store";
-import type { SessionEvent } from "@/lib/events/session-event";
+import type { EventBus, SessionEvent } from "@/lib/events/session-event";
 import type { SessionId } from "@/lib/engine/ids";
 
 /** A dispatcher over `store` with the offline model (no delay) unless providers are given. */
@@ -11,7 +11,7 @@ export function testDispatcher(
   store: SessionStore,
   overrides: Partial<DispatcherDeps> & { providers?: Providers } = {},
 ) {
-  const bus = new LocalBus();
+  const bus = overrides.bus ?? busOf(store);
   const providers =
     overrides.providers ??
     createProviders({
@@ -34,7 +34,10 @@ export function testDispatcher(
 }
 
 /** Records every event of one session's channel. */
-export function recordEvents(bus: LocalBus, sessionId: SessionId): SessionEvent[] {
+export function recordEvents(
+  bus: Pick<EventBus, "subscribe">,
+  sessionId: SessionId,
+): SessionEvent[] {
   const events: SessionEvent[] = [];
   bus.subscribe(sessionId, (e) => events.push(e));
   return events;

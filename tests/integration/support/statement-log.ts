@@ -1,7 +1,6 @@
 import type { Database } from "@/lib/db/client";
-import { newNodeId, newSessionId } from "@/lib/ids";
 import { FinalNodes } from "@/lib/store/final-nodes";
-import { openSessionStore } from "@/lib/store/session-store";
+import { openTestSessionStore } from "./store-bus";
 
 /** One call that reached the database client: `model.operation`, or `raw: <SQL start>`. */
 export interface Statement {
@@ -71,11 +70,8 @@ function logged<T extends object>(client: T, log: Statement[], tx: number | null
  */
 export function statementLog(database: Database) {
   const log: Statement[] = [];
-  const store = openSessionStore({
+  const store = openTestSessionStore({
     database: { ...database, db: logged(database.db, log, null) } as Database,
-    now: () => new Date(),
-    newNodeId: () => newNodeId(),
-    newSessionId: () => newSessionId(),
     finalNodes: new FinalNodes(),
   });
   return { store, log };
