@@ -3,7 +3,8 @@
 import { useMemo, useRef } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import { selectHeadView, useSessionStoreApi } from "@/components/session/session-context";
-import type { AuditFigure, SessionState } from "@/components/session/session-store";
+import type { SessionState } from "@/components/session/session-store";
+import { auditCreatedSchema, auditListSchema } from "@/lib/http/answers";
 import { landBranchDeleted } from "@/components/session/land-delete";
 import { versionTip, versionsBelow } from "@/components/session/versions";
 import { readTurnStream } from "./sse-client";
@@ -245,7 +246,7 @@ export function useSessionActions() {
             body: JSON.stringify({ summaryId }),
           });
           if (!res.ok) throw new Error(await errorOf(res));
-          const { audit } = (await res.json()) as { audit: AuditFigure };
+          const { audit } = auditCreatedSchema.parse(await res.json());
           store.getState().setAudits([audit]);
           return true;
         } catch (e) {
@@ -261,7 +262,7 @@ export function useSessionActions() {
         try {
           const res = await fetch(`${sessionUrl()}/audits`);
           if (!res.ok) return;
-          const { audits } = (await res.json()) as { audits: AuditFigure[] };
+          const { audits } = auditListSchema.parse(await res.json());
           store.getState().setAudits(audits);
         } catch {
           // No audits shown; the next visit asks again.
