@@ -7,19 +7,19 @@ import {
   methodNotAllowedBody,
   misdirectedBody,
   requestHost,
+  undecodablePathBody,
 } from "./lib/http/edge";
 
 let publicUrl: string | undefined | null = null;
 
-const refuse = (status: number, code: string, message: string) =>
-  NextResponse.json({ error: { code, message } }, { status });
-
 /**
- * The first check of every request, pages included: the Host must name this server, so a
- * DNS-rebinding page (its own domain pointed at 127.0.0.1) cannot read anything (route
- * handlers repeat the check in their guard, lib/http/guard.ts); an unknown method or a path
- * that does not percent-decode is a clear 405/400 instead of a crash further in. A page gets
- * its Content Security Policy here, with a fresh script nonce ([R149]).
+ * The pages' proxy: a page gets its Content Security Policy here, with a fresh script nonce
+ * ([R149]). Under `npm start` the edge checks — the Host names this server (so a
+ * DNS-rebinding page cannot read anything), a known method, a path that percent-decodes —
+ * ran in scripts/serve.ts before the request reached Next; they are repeated here for
+ * `next dev`. `/api/` is not matched: the route guard (lib/http/guard.ts) checks the Host of
+ * every API request itself, and running the proxy costs each one ~2 ms (docs/benchmarks.md,
+ * P3).
  */
 export function proxy(req: NextRequest) {
   if (publicUrl === null) publicUrl = parseConfig(process.env).publicUrl;
@@ -35,9 +35,8 @@ export function proxy(req: NextRequest) {
   try {
     decodeURIComponent(req.nextUrl.pathname);
   } catch {
-    return refuse(400, "invalid_request", "The path is not valid percent-encoded UTF-8.");
+    return NextResponse.json(undecodablePathBody(), { status: 400 });
   }
-  if (req.nextUrl.pathname.startsWith("/api/")) return NextResponse.next();
   // Next.js finds the nonce in the request's policy and sets it on its own scripts; the
   // layout reads it from NONCE_HEADER for the theme script. Only the proxy writes either
   // header: a client's copy of them is overwritten here.
@@ -52,5 +51,5 @@ export function proxy(req: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg).*)"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)"],
 };

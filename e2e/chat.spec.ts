@@ -115,11 +115,16 @@ test("bad input: an unknown session is a 404 page and an empty message is refuse
   expect(empty.status()).toBe(400);
   expect((await empty.json()).error.code).toBe("empty_content");
   // [R87] The edge answers odd requests with clear 4xx, never a 500.
-  expect((await request.get("/api/sessions/%ff%fe")).status()).toBe(400);
+  const undecodable = await request.get("/api/sessions/%ff%fe");
+  expect(undecodable.status()).toBe(400);
+  expect((await undecodable.json()).error.code).toBe("invalid_request");
   expect((await request.get("/s/%ff")).status()).toBe(400);
   expect((await request.fetch("/api/sessions", { method: "TRACE" })).status()).toBe(405);
   const rebound = await request.get("/", { headers: { host: "attacker.example" } });
   expect(rebound.status()).toBe(421);
+  // The API too, though the pages' proxy does not run for it: the server's edge refuses it.
+  const reboundApi = await request.get("/api/sessions", { headers: { host: "attacker.example" } });
+  expect(reboundApi.status()).toBe(421);
 });
 
 test("two tabs: a turn sent in one appears live in the other", async ({ browser }) => {

@@ -13,7 +13,18 @@ import {
   isAllowedHost,
   methodNotAllowedBody,
   misdirectedBody,
+  undecodablePathBody,
 } from "../lib/http/edge";
+
+/** Whether the path of a request target percent-decodes (UTF-8). */
+function decodes(target: string): boolean {
+  try {
+    decodeURIComponent(target.split("?")[0] ?? "");
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 let config: Config;
 try {
@@ -45,6 +56,12 @@ const server = createServer((req, res) => {
   if (!isAllowedHost(req.headers.host ?? "", config.publicUrl)) {
     res.writeHead(421, { "content-type": "application/json" });
     res.end(JSON.stringify(misdirectedBody()));
+    return;
+  }
+  // A path that does not percent-decode is a clear 400, not a crash further in.
+  if (!decodes(req.url ?? "/")) {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify(undecodablePathBody()));
     return;
   }
   const peer = req.socket.remoteAddress ?? "";

@@ -78,6 +78,13 @@ export function methodNotAllowedBody(method: string) {
   return { error: { code: "method_not_allowed", message: `${method} is not allowed.` } };
 }
 
+/** The body of the 400 for a path that does not percent-decode. */
+export function undecodablePathBody() {
+  return {
+    error: { code: "invalid_request", message: "The path is not valid percent-encoded UTF-8." },
+  };
+}
+
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export function isStateChanging(method: string): boolean {
