@@ -63,7 +63,8 @@ test("graph: opens on HEAD at reading size, unfolds a capsule in place, frames w
   // (1) HEAD's card is in view, its text at 12 px or more on screen; the map is there.
   const head = graph.locator('.react-flow__node:has([aria-current="true"])');
   await expect.poll(() => inside(head, pane)).toBe(true);
-  expect(await shownTextPx(head)).toBeGreaterThanOrEqual(12);
+  // Once the view has settled: it may still be zooming when the card is first inside.
+  await expect.poll(() => shownTextPx(head)).toBeGreaterThanOrEqual(12);
   await expect(graph.getByRole("img", { name: /Overview of the graph/ })).toBeVisible();
   await saveScreenshot(page, testInfo, "graph-opening");
 
@@ -79,7 +80,7 @@ test("graph: opens on HEAD at reading size, unfolds a capsule in place, frames w
   const original = graph.locator(".react-flow__node-turn", { hasText: "original" }).first();
   await expect.poll(() => inside(folded, pane)).toBe(true);
   await expect.poll(() => inside(original, pane)).toBe(true);
-  expect(await shownTextPx(original)).toBeGreaterThanOrEqual(12);
+  await expect.poll(() => shownTextPx(original)).toBeGreaterThanOrEqual(12);
   await saveScreenshot(page, testInfo, "graph-capsule");
   await frame.getByRole("button", { name: "Fold" }).click();
   await expect(frame).toHaveCount(0);
