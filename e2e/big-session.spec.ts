@@ -1,3 +1,4 @@
+import type { Locator } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { bigLedger, bigLedgerId } from "../tests/support/big-ledger";
 import { saveScreenshot } from "./support/screenshots";
@@ -59,10 +60,17 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   // The dead reply is the newest of the old HEAD reply's versions: select that card in the
   // graph, walk right with the arrow keys (each step brings the selection into view, so
   // its card mounts), and check it out with a double-click.
-  await graph.locator(".react-flow__node", { hasText: headText }).click();
+  const pane = graph.locator(".react-flow");
+  const headCard = graph.locator(".react-flow__node", { hasText: headText });
+  await headCard.click();
+  // The detail panel opened below the graph and took some of its height: the selected card
+  // stays in the pane, clear of the minimap and "Back to HEAD" ([R183]).
+  await expect.poll(() => insidePane(pane, headCard)).toBe(true);
+  await headCard.click({ trial: true, timeout: 2_000 });
   const card = graph.locator(".react-flow__node", { hasText: DEAD });
   for (let i = 0; i < 60 && !(await card.isVisible()); i++) await page.keyboard.press("ArrowRight");
   await expect(card).toBeVisible();
+  await expect.poll(() => insidePane(pane, card)).toBe(true);
   await card.dblclick();
   const tip = page.locator("article.msg-assistant").last();
   await expect(tip).toContainText(DEAD);
@@ -85,3 +93,12 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   await page.goto(`/s/${id}?node=${target!.id}`);
   await expect(page.locator("article", { hasText: early.slice(0, 30) })).toBeInViewport();
 });
+
+/** Whether a card lies wholly inside the graph's pane (not under the detail panel below it). */
+async function insidePane(pane: Locator, card: Locator): Promise<boolean> {
+  const [p, c] = await Promise.all([pane.boundingBox(), card.boundingBox()]);
+  if (p === null || c === null) return false;
+  return (
+    c.x >= p.x && c.y >= p.y && c.x + c.width <= p.x + p.width && c.y + c.height <= p.y + p.height
+  );
+}

@@ -171,13 +171,9 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const selectedStandIn =
     selectedCard?.type === "capsule" || selectedCard?.type === "frame" ? selectedCard : null;
 
-  const paneSize = useCallback(() => {
-    const box = paneRef.current?.getBoundingClientRect();
-    return { width: box?.width ?? 0, height: box?.height ?? 0 };
-  }, []);
   const headId = model?.headId ?? null;
   const headCard = headId === null ? null : cardOf(headId);
-  const view = useGraphViewport({ cards, cardOf, headId, expanded, selectedId, paneSize });
+  const view = useGraphViewport({ cards, cardOf, headId, expanded, selectedId, paneRef });
   const { fit, reveal, backToHead } = view;
 
   const startCompare = useCallback((id: NodeId) => setPicking(id), []);

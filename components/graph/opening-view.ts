@@ -11,9 +11,22 @@ export interface Box {
   readonly height: number;
 }
 
+/** A rectangle on screen, in pixels from the pane's top-left corner. */
+export interface Rect {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+}
+
 export interface Pane {
   readonly width: number;
   readonly height: number;
+  /**
+   * What is drawn over the pane (the toolbar, the zoom controls, the minimap with "Back to
+   * HEAD"): a card brought into view is kept clear of them, so it can be seen and clicked.
+   */
+  readonly covers?: readonly Rect[];
 }
 
 /** Padding of a fit, in screen pixels: the top keeps the first card clear of the toolbar. */

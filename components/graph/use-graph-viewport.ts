@@ -1,7 +1,7 @@
 "use client";
 
 import { useReactFlow } from "@xyflow/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import { useSession } from "@/components/session/session-context";
 import type { ViewRequest } from "@/components/session/session-store";
@@ -11,15 +11,22 @@ import {
   fitViewport,
   frameViewport,
   headViewport,
-  inView,
   openingViewport,
   READABLE_ZOOM,
   READING_ZOOM,
   type Box,
   type Pane,
+  type Rect,
   type Viewport,
 } from "./opening-view";
-import { bringIntoView, capsuleBox, keepInPlace, sameView } from "./view-moves";
+import {
+  bringIntoView,
+  capsuleBox,
+  isClear,
+  keepInPlace,
+  sameView,
+  screenRect,
+} from "./view-moves";
 
 export interface GraphViewportInput {
   readonly cards: ReadonlyMap<string, FlowNode>;
@@ -28,7 +35,8 @@ export interface GraphViewportInput {
   readonly headId: NodeId | null;
   readonly expanded: ReadonlySet<NodeId>;
   readonly selectedId: NodeId | null;
-  readonly paneSize: () => Pane;
+  /** The element React Flow draws in: its size, and the controls drawn over it. */
+  readonly paneRef: RefObject<HTMLDivElement | null>;
 }
 
 export interface GraphViewport {
@@ -53,6 +61,30 @@ const placeOf = (card: FlowNode) => `${card.id}@${card.position.x},${card.positi
 
 const ANIMATE = { duration: 200 } as const;
 
+/** The pane's size, and where the controls drawn over it (React Flow's panels) are. */
+function measurePane(element: HTMLElement | null): Pane {
+  if (element === null) return { width: 0, height: 0 };
+  const box = element.getBoundingClientRect();
+  const covers: Rect[] = [];
+  for (const panel of element.querySelectorAll(".react-flow__panel")) {
+    const r = panel.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    covers.push({
+      left: r.left - box.left,
+      top: r.top - box.top,
+      right: r.right - box.left,
+      bottom: r.bottom - box.top,
+    });
+  }
+  return { width: box.width, height: box.height, covers };
+}
+
+/** Whether any part of a box shows in a pane of this size under a viewport. */
+function showsIn(box: Box, view: Viewport, pane: Pane): boolean {
+  const r = screenRect(box, view);
+  return r.right > 0 && r.bottom > 0 && r.left < pane.width && r.top < pane.height;
+}
+
 interface PendingFold {
   readonly id: string;
   /** The capsule's box before the toggle, and the view it was seen in. */
@@ -70,8 +102,22 @@ interface PendingFold {
  * switched message in place. Every move keeps card text at readable size.
  */
 export function useGraphViewport(input: GraphViewportInput): GraphViewport {
-  const { cards, cardOf, headId, expanded, selectedId, paneSize } = input;
+  const { cards, cardOf, headId, expanded, selectedId, paneRef } = input;
   const flow = useReactFlow<GraphNode, GraphEdge>();
+  const paneSize = useCallback(() => measurePane(paneRef.current), [paneRef]);
+  /** Where the view is going: the end of a move still under way, else where it is. */
+  const target = useRef<{ view: Viewport; until: number } | null>(null);
+  const intended = useCallback((): Viewport => {
+    const moving = target.current;
+    return moving !== null && performance.now() < moving.until ? moving.view : flow.getViewport();
+  }, [flow]);
+  const move = useCallback(
+    (view: Viewport, duration: number = ANIMATE.duration) => {
+      target.current = { view, until: performance.now() + duration };
+      void flow.setViewport(view, duration > 0 ? { duration } : undefined);
+    },
+    [flow],
+  );
   const viewRequest = useSession((s) => s.viewRequest);
   const [ready, setReady] = useState(false);
   const onInit = useCallback(() => setReady(true), []);
@@ -101,8 +147,8 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
     if (pane.width === 0) return;
     initialised.current = true;
     if (head !== undefined) followed.current = placeOf(head);
-    void flow.setViewport(openingViewport(cards.values(), pane, head ?? null));
-  }, [ready, cards, head, flow, paneSize]);
+    move(openingViewport(cards.values(), pane, head ?? null), 0);
+  }, [ready, cards, head, paneSize, move]);
 
   // A capsule was folded or unfolded (by a click, Space, the detail panel or its frame):
   // note where it was on screen, to keep it there once the new picture arrives.
@@ -143,7 +189,7 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
         pane,
       );
       unfolded.current.set(pending.id, { before: pending.view, after: view });
-      void flow.setViewport(view, ANIMATE);
+      move(view);
       return;
     }
     const saved = unfolded.current.get(pending.id);
@@ -152,8 +198,8 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
       saved !== undefined && sameView(saved.after, pending.view)
         ? saved.before
         : keepInPlace(pending.was, pending.view, card, pending.view.zoom);
-    void flow.setViewport(view, ANIMATE);
-  }, [cards, flow, paneSize]);
+    move(view);
+  }, [cards, paneSize, move]);
 
   // Requests from the transcript: frame what a reply read; keep a switched version in place.
   useEffect(() => {
@@ -172,13 +218,13 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
     // Positions do not depend on HEAD, so both versions' cards are where they will stay.
     if (was !== undefined && now !== undefined) {
       const view = flow.getViewport();
-      void flow.setViewport(keepInPlace(was, view, now, view.zoom), ANIMATE);
+      move(keepInPlace(was, view, now, view.zoom));
     }
     // HEAD is about to move to the version's tip: the view stays with the message.
     const tipId = cardOf(viewRequest.head);
     const tip = tipId === null ? undefined : cards.get(tipId);
     if (tip !== undefined) followed.current = placeOf(tip);
-  }, [viewRequest, cards, cardOf, flow]);
+  }, [viewRequest, cards, cardOf, flow, move]);
 
   // "What did it read?": once the marks are drawn, frame the nodes read and the reply.
   useEffect(() => {
@@ -196,8 +242,8 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
     pendingReads.current = null;
     detached.current = true;
     const { view } = frameViewport([...read, reply], paneSize(), reply);
-    void flow.setViewport(view, ANIMATE);
-  }, [cards, selectedId, cardOf, flow, paneSize]);
+    move(view);
+  }, [cards, selectedId, cardOf, paneSize, move]);
 
   // Follow HEAD: when a new turn or a checkout moves HEAD's card out of view, bring it back
   // at readable size — unless the user has moved the view since.
@@ -209,9 +255,41 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
     if (detached.current) return;
     const view = flow.getViewport();
     const pane = paneSize();
-    if (view.zoom >= READABLE_ZOOM && inView(head, view, pane, 24)) return;
-    void flow.setViewport(headViewport(head, pane, Math.max(view.zoom, READABLE_ZOOM)), ANIMATE);
-  }, [head, flow, paneSize]);
+    if (view.zoom >= READABLE_ZOOM && isClear(head, view, pane, 24)) return;
+    move(headViewport(head, pane, Math.max(view.zoom, READABLE_ZOOM)));
+  }, [head, flow, paneSize, move]);
+
+  // The pane changed size (the detail panel opened below it or grew with a longer message,
+  // the window was resized): the card the user is looking at — the selection, else HEAD
+  // while the view follows it — stays in view and clear of the controls, if it showed.
+  const selectedCardId = selectedId === null ? null : cardOf(selectedId);
+  const selectedCard = selectedCardId === null ? undefined : cards.get(selectedCardId);
+  const looking = useRef<{ selected: Box | undefined; head: Box | undefined }>({
+    selected: undefined,
+    head: undefined,
+  });
+  useEffect(() => {
+    looking.current = { selected: selectedCard, head };
+  }, [selectedCard, head]);
+  useEffect(() => {
+    const element = paneRef.current;
+    if (element === null) return;
+    let last = measurePane(element);
+    const observer = new ResizeObserver(() => {
+      const before = last;
+      const pane = measurePane(element);
+      last = pane;
+      const { selected, head: headCard } = looking.current;
+      const card = selected ?? (detached.current ? undefined : headCard);
+      if (!initialised.current || card === undefined || pane.width === 0) return;
+      if (pane.width === before.width && pane.height === before.height) return;
+      const view = intended();
+      if (!showsIn(card, view, before) || isClear(card, view, pane)) return;
+      move(bringIntoView(card, view, pane), 0);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [paneRef, intended, move]);
 
   const onMoveStart = useCallback((event: unknown) => {
     // Programmatic moves (setViewport) carry no event.
@@ -226,26 +304,26 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
   const fit = useCallback(() => {
     if (cards.size === 0) return;
     detached.current = true;
-    void flow.setViewport(fitViewport(cards.values(), paneSize()), ANIMATE);
-  }, [cards, flow, paneSize]);
+    move(fitViewport(cards.values(), paneSize()));
+  }, [cards, paneSize, move]);
   const backToHead = useCallback(() => {
     detached.current = false;
     if (head === undefined) return;
     followed.current = placeOf(head);
-    void flow.setViewport(headViewport(head, paneSize(), READING_ZOOM), ANIMATE);
-  }, [head, flow, paneSize]);
+    move(headViewport(head, paneSize(), READING_ZOOM));
+  }, [head, paneSize, move]);
   const reveal = useCallback(
     (cardId: string) => {
       const card = cards.get(cardId);
       if (card === undefined) return;
       detached.current = true;
       const pane = paneSize();
-      const view = flow.getViewport();
+      const view = intended();
       const zoom = Math.max(view.zoom, READABLE_ZOOM);
-      if (zoom === view.zoom && inView(card, view, pane, 24)) return;
-      void flow.setViewport(bringIntoView(card, { ...view, zoom }, pane), { duration: 150 });
+      if (zoom === view.zoom && isClear(card, view, pane, 24)) return;
+      move(bringIntoView(card, { ...view, zoom }, pane), 150);
     },
-    [cards, flow, paneSize],
+    [cards, paneSize, intended, move],
   );
 
   return { onInit, onMoveStart, detach, attach, fit, backToHead, reveal };

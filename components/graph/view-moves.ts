@@ -1,5 +1,5 @@
 import { SIZE, type FlowNode } from "./flow-types";
-import { FIT_PADDING, type Box, type Pane, type Viewport } from "./opening-view";
+import { FIT_PADDING, inView, type Box, type Pane, type Rect, type Viewport } from "./opening-view";
 
 /**
  * Pure moves of the graph's view (issue 20): keep a card where another was on screen, and
@@ -27,10 +27,34 @@ export function keepInPlace(was: Box, wasView: Viewport, now: Box, zoom: number)
   };
 }
 
+/** A box's rectangle on screen under a viewport. */
+export function screenRect(box: Box, view: Viewport): Rect {
+  const at = onScreen(box, view);
+  return {
+    left: at.x,
+    top: at.y,
+    right: at.x + box.width * view.zoom,
+    bottom: at.y + box.height * view.zoom,
+  };
+}
+
+const overlaps = (a: Rect, b: Rect) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** Room kept between a card and a control drawn over the pane. */
+const COVER_GAP = 12;
+
+/** Whether a box is in view, `margin` pixels clear of the pane's edges and of every cover. */
+export function isClear(box: Box, view: Viewport, pane: Pane, margin = 0): boolean {
+  if (!inView(box, view, pane, margin)) return false;
+  const rect = screenRect(box, view);
+  return !(pane.covers ?? []).some((cover) => overlaps(rect, cover));
+}
+
 /**
- * The least move of `view` that brings `box` inside the pane, padded as a fit is; where it
- * cannot fit, its top-left stays in view (the capsule at the top of its frame, a message's
- * first line).
+ * The least move of `view` that brings `box` inside the pane, padded as a fit is, and clear
+ * of the controls drawn over it (the minimap, the toolbar); where it cannot fit, its
+ * top-left stays in view (the capsule at the top of its frame, a message's first line).
  */
 export function bringIntoView(box: Box, view: Viewport, pane: Pane): Viewport {
   const at = onScreen(box, view);
@@ -43,7 +67,41 @@ export function bringIntoView(box: Box, view: Viewport, pane: Pane): Viewport {
   if (at.y + h > pane.height - FIT_PADDING.bottom)
     dy = pane.height - FIT_PADDING.bottom - (at.y + h);
   if (at.y + dy < FIT_PADDING.top) dy = FIT_PADDING.top - at.y;
-  return { x: view.x + dx, y: view.y + dy, zoom: view.zoom };
+  const inside = { x: view.x + dx, y: view.y + dy, zoom: view.zoom };
+  return clearOfCovers(box, inside, pane);
+}
+
+/**
+ * From a view that has the box inside the pane: the least further move, up, down, left or
+ * right, that takes it off every cover while keeping it inside; the view itself when the
+ * box is clear already or no such move exists (a box too big to clear them).
+ */
+function clearOfCovers(box: Box, view: Viewport, pane: Pane): Viewport {
+  const covers = pane.covers ?? [];
+  const rect = screenRect(box, view);
+  const hit = covers.filter((cover) => overlaps(rect, cover));
+  if (hit.length === 0) return view;
+  const moves: { dx: number; dy: number }[] = [];
+  for (const c of hit) {
+    moves.push(
+      { dx: 0, dy: c.top - COVER_GAP - rect.bottom },
+      { dx: 0, dy: c.bottom + COVER_GAP - rect.top },
+      { dx: c.left - COVER_GAP - rect.right, dy: 0 },
+      { dx: c.right + COVER_GAP - rect.left, dy: 0 },
+    );
+  }
+  moves.sort((a, b) => Math.abs(a.dx) + Math.abs(a.dy) - (Math.abs(b.dx) + Math.abs(b.dy)));
+  for (const { dx, dy } of moves) {
+    const moved = { x: view.x + dx, y: view.y + dy, zoom: view.zoom };
+    const r = screenRect(box, moved);
+    const inside =
+      r.left >= FIT_PADDING.x &&
+      r.right <= pane.width - FIT_PADDING.x &&
+      r.top >= FIT_PADDING.top &&
+      r.bottom <= pane.height - FIT_PADDING.bottom;
+    if (inside && !covers.some((cover) => overlaps(r, cover))) return moved;
+  }
+  return view;
 }
 
 /** The capsule's own box: the card when folded, the top of its frame when unfolded. */

@@ -4,6 +4,7 @@ import { FIT_PADDING, inView } from "@/components/graph/opening-view";
 import {
   bringIntoView,
   capsuleBox,
+  isClear,
   keepInPlace,
   onScreen,
   sameView,
@@ -43,6 +44,27 @@ describe("moves of the graph's view (issue 20)", () => {
     const tall = box(100, 900, 300, 2000);
     const top = onScreen(tall, bringIntoView(tall, view, PANE));
     expect(top.y).toBe(FIT_PADDING.top);
+  });
+
+  it("[R183] a card brought into view is kept clear of the controls drawn over the pane", () => {
+    // The minimap with "Back to HEAD" at the bottom right, the toolbar at the top left.
+    const minimap = { left: 380, top: 600, right: 590, bottom: 790 };
+    const toolbar = { left: 10, top: 10, right: 300, bottom: 50 };
+    const pane = { ...PANE, covers: [minimap, toolbar] };
+    const view = { x: 0, y: 0, zoom: 1 };
+    // Below the pane, at the minimap's side: brought up, above the minimap, not under it.
+    const card = box(340, 900);
+    const plain = bringIntoView(card, view, PANE);
+    expect(isClear(card, plain, pane)).toBe(false);
+    const clear = bringIntoView(card, view, pane);
+    expect(isClear(card, clear, pane)).toBe(true);
+    expect(clear.x).toBe(plain.x);
+    expect(onScreen(card, clear).y + card.height).toBeLessThanOrEqual(minimap.top);
+    // Already clear: no move.
+    expect(bringIntoView(box(100, 200), view, pane)).toEqual(view);
+    // Too big to clear them: inside the pane is the best there is.
+    const wide = box(0, 700, 560, 700);
+    expect(bringIntoView(wide, view, pane)).toEqual(bringIntoView(wide, view, PANE));
   });
 
   it("[R183] the capsule keeps its box at the top of its unfolded frame", () => {
