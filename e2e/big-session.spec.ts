@@ -67,6 +67,7 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   // stays in the pane, clear of the minimap and "Back to HEAD" ([R183]).
   await expect.poll(() => insidePane(pane, headCard)).toBe(true);
   await headCard.click({ trial: true, timeout: 2_000 });
+  await saveScreenshot(page, testInfo, "big-session-selected");
   const card = graph.locator(".react-flow__node", { hasText: DEAD });
   for (let i = 0; i < 60 && !(await card.isVisible()); i++) await page.keyboard.press("ArrowRight");
   await expect(card).toBeVisible();
