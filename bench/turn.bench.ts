@@ -7,6 +7,9 @@
  *      (issue 19): overhead ≤ 8 ms p50 at 10 nodes; Spindle's own overhead at 2,000 ≤ 1.3×
  *      its overhead at 10 (the upstream's own parse time grows with the prompt and is not
  *      ours to count; the TTFT ratio, which counts it, is printed beside them).
+ *      The same overhead against a model that thinks before its first token (THINK_MS, as
+ *      every hosted model does): the request goes out while the turn's claim commits
+ *      ([R292]), so the claim's time hides behind the model's.
  *      Beside them, the floor measured in the same run: the cost of the app server itself
  *      — a turn refused at the origin check, before any database work — against a plain
  *      request to the upstream.
@@ -28,6 +31,8 @@ import { startRecordingServer } from "../tests/support/recording-server";
 const PORT = Number(process.env["BENCH_PORT"] ?? 3720);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 7);
 const RUNS = 10;
+/** How long the thinking model takes before its first token. */
+const THINK_MS = 25;
 
 /** Milliseconds from sending `init` to `url` until the body holds `marker`; then drains it. */
 async function firstMark(url: string, init: RequestInit, marker: RegExp) {
@@ -97,6 +102,13 @@ async function ttftBench(): Promise<void> {
     const samples = { short: [] as number[], long: [] as number[], overhead: [] as number[] };
     const longOverhead: number[] = [];
     const ratios: number[] = [];
+    const thinking: number[] = [];
+    const think = () =>
+      app.upstream.enqueue(
+        behaviours.reply("Having thought it over, here is the answer.", {
+          firstTokenDelayMs: THINK_MS,
+        }),
+      );
     // Warm-up: the first turns compile nothing, but fill caches and open connections.
     for (let i = 0; i < 3; i++) {
       await spindleTurn(app, short);
@@ -110,8 +122,13 @@ async function ttftBench(): Promise<void> {
         const ds = await directTurn(app);
         const l = await spindleTurn(app, long);
         const dl = await directTurn(app);
+        think();
+        const t = await spindleTurn(app, short);
+        think();
+        const dt = await directTurn(app);
         samples.overhead.push(s - ds);
         longOverhead.push(l - dl);
+        thinking.push(t - dt);
         roundShort.push(s);
         roundLong.push(l);
       }
@@ -149,6 +166,9 @@ async function ttftBench(): Promise<void> {
     );
     console.log(
       `P3 Spindle's own overhead, 2,000-node vs 10-node spine: ${(median(longOverhead) / median(samples.overhead)).toFixed(2)}× (goal ≤ 1.3)`,
+    );
+    console.log(
+      `P3 TTFT overhead over a model that thinks ${THINK_MS} ms before its first token, 10-node spine: ${f(median(thinking))} ms p50`,
     );
     console.log(
       `P3 floor: a turn refused before any database work ${f(median(floor.app))} ms through the app server, a plain GET to the upstream ${f(median(floor.plain))} ms`,

@@ -25,7 +25,8 @@ import type { TurnReads } from "../store/turn-reads";
 import type { TurnCompaction } from "../compaction/turn-compaction";
 import { loadRendering, viewBelow, viewOfTurn } from "../view/head-view";
 import { loadInnerSummaries } from "../engine/summary-turns";
-import { streamReply, type ReplyOptions, type TurnEvent } from "./run-turn";
+import { EarlyReply, promptBelow } from "./early-reply";
+import { requestReply, streamReply, type ReplyOptions, type TurnEvent } from "./run-turn";
 import {
   runSubAgent,
   toolRounds,
@@ -190,6 +191,20 @@ export class Dispatcher {
    * placeholder, deltas, then `done` or `error`. HEAD follows the reply.
    */
   async *turn(input: TurnInput): AsyncGenerator<TurnEvent, TurnResult> {
+    // The reply's model call, when the turn started it before its claim ([R292]): aborted
+    // however the turn ends, unless the reply took it.
+    const early: { reply?: EarlyReply } = {};
+    try {
+      return yield* this.turnSteps(input, early);
+    } finally {
+      early.reply?.cancel();
+    }
+  }
+
+  private async *turnSteps(
+    input: TurnInput,
+    early: { reply?: EarlyReply },
+  ): AsyncGenerator<TurnEvent, TurnResult> {
     const { store } = this.deps;
     // One load for the whole turn: the session, its leases, the nodes it names and HEAD,
     // the active summaries; planning, the budget check and the prompt all read from it.
@@ -238,6 +253,7 @@ export class Dispatcher {
             model,
           });
 
+    const agent = this.agentContext(session, model, writer, input.signal, input.mayReach);
     let user: LedgerNode | null = null;
     let compactedThisTurn = false;
     let opened: ReplyOptions["opened"];
@@ -258,6 +274,24 @@ export class Dispatcher {
           userTokens + MESSAGE_OVERHEAD_TOKENS,
           view,
         )) ?? false;
+      if (!compactedThisTurn && !several && attachments.length === 0) {
+        // The reply's prompt is known now: send it while the claim commits.
+        early.reply = await EarlyReply.start(
+          promptBelow(view, session, content, userTokens),
+          input.signal,
+          (wire, signal) =>
+            requestReply(
+              {
+                ...this.streaming(),
+                session,
+                model,
+                signal,
+                ...(agent.tools ? { tools: agent.tools } : {}),
+              },
+              wire,
+            ),
+        );
+      }
       const claim = await writer.openTurn(plan.predecessorId, content, {
         tokenCount: userTokens,
         forkMovesHead: plan.forkMovesHead,
@@ -289,7 +323,6 @@ export class Dispatcher {
     if (several && user !== null && opened !== undefined) {
       return yield* this.severalReplies(session, input, user, opened, writer, compactedThisTurn);
     }
-    const agent = this.agentContext(session, model, writer, input.signal, input.mayReach);
     // A turn that may call tools holds the session from its first reply to its last.
     const leave = agent.tools ? this.loops.enter(session.id) : () => undefined;
     try {
@@ -302,6 +335,7 @@ export class Dispatcher {
         signal: input.signal,
         compaction: this.deps.compaction,
         compactedThisTurn,
+        early: early.reply,
         ...(opened ? { opened } : {}),
         ...(plan.writesUserNode
           ? {}

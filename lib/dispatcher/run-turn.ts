@@ -13,6 +13,7 @@ import { readsRefOfRendering, referable, type ReadsRef } from "../engine/reads-r
 import type { TurnCompaction } from "../compaction/turn-compaction";
 import { loadView, type HeadView, type ViewReads } from "../view/head-view";
 import { toWire, type Wire } from "../view/wire";
+import { EarlyReply } from "./early-reply";
 import { StreamBuffer } from "./stream-buffer";
 import { attachFiles } from "../view/attach-files";
 import { visionFor } from "./attachments";
@@ -73,6 +74,11 @@ export interface ReplyOptions {
   readonly prompt?: Wire;
   /** More metadata for the reply, from its placeholder on (a replay's `replay_of`…). */
   readonly metadata?: NodeMetadata;
+  /**
+   * The model call the turn started while its claim committed ([R292]): taken when the
+   * prompt the reply sends is the one it sent, else aborted.
+   */
+  readonly early?: EarlyReply | undefined;
 }
 
 const OVERFLOW_NO_COMPACTION =
@@ -90,6 +96,20 @@ const GIVE_UP_AFTER_FAILED_COMPACTION =
  * the first token triggers one reactive compaction and one retry.
  */
 export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEvent, LedgerNode> {
+  // The model call under way before the claim ([R292]), by the turn or below: aborted
+  // however the reply ends, unless it took it.
+  const early: { reply?: EarlyReply | undefined } = { reply: options.early };
+  try {
+    return yield* replySteps(options, early);
+  } finally {
+    early.reply?.cancel();
+  }
+}
+
+async function* replySteps(
+  options: ReplyOptions,
+  early: { reply?: EarlyReply | undefined },
+): AsyncGenerator<TurnEvent, LedgerNode> {
   const { store, writer, session, parentId } = options;
   // What the model reads, as sent: the prompt and the ids that are its `reads`.
   let wire: Wire;
@@ -136,6 +156,10 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     const view = options.view ?? (await loadView(store, session, parentId));
     wire = toWire(view.rendering);
     readsRef = refOf(view);
+    // The prompt is known: it goes out while the placeholder's claim commits ([R292]).
+    early.reply ??= await EarlyReply.start(wire, options.signal, (sent, signal) =>
+      requestReply({ ...options, signal }, sent),
+    );
     const opened = await writer.openReply(parentId, {
       reads: wire.ids,
       readsRef,
@@ -173,28 +197,26 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
   let failure: { code: string; message: string } | undefined;
   let retried = false;
   let overflowMessage: string | undefined;
+  // The request already under way, if its prompt is this one; none after a retry.
+  let started = early.reply?.take(wire.messages) ?? null;
+  // The first token's time, as the early request saw it arrive; else when it is read.
+  const tokenAt =
+    started === null
+      ? () => performance.now()
+      : () => early.reply?.firstTokenAt ?? performance.now();
   // Time to the first token and in all, from the moment the prompt is sent ([R236]).
-  const sentAt = performance.now();
+  const sentAt = started !== null && early.reply ? early.reply.sentAt : performance.now();
   let firstTokenAt: number | undefined;
   try {
     for (;;) {
       try {
-        // The files of the nodes this prompt renders, read from their blobs (R266).
-        const messages = await attachFiles(
-          wire.messages,
-          (hashes) => store.blobs(session.id, hashes),
-          visionFor(session, options.model, options.provider.kind === "offline"),
-        );
-        for await (const event of options.provider.stream({
-          messages,
-          model: options.model,
-          ...(options.tools ? { tools: options.tools } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-        })) {
+        const events = started ?? (await requestReply(options, wire));
+        started = null;
+        for await (const event of events) {
           switch (event.type) {
             case "text":
               {
-                firstTokenAt ??= performance.now();
+                firstTokenAt ??= tokenAt();
                 const offset = buffer.content.length;
                 buffer.append(event.text);
                 yield { type: "delta", id: reply.id, text: event.text, offset };
@@ -202,7 +224,7 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
               }
               break;
             case "tool_calls":
-              firstTokenAt ??= performance.now();
+              firstTokenAt ??= tokenAt();
               toolCalls = event.calls;
               break;
             case "usage":
@@ -300,6 +322,24 @@ export async function* streamReply(options: ReplyOptions): AsyncGenerator<TurnEv
     yield { type: "done", node: leanNode(sealed) };
   }
   return sealed;
+}
+
+/** The model call for a prompt: its files read from their blobs (R266), then sent. */
+export async function requestReply(
+  options: Pick<ReplyOptions, "store" | "provider" | "session" | "model" | "tools" | "signal">,
+  wire: Wire,
+) {
+  const messages = await attachFiles(
+    wire.messages,
+    (hashes) => options.store.blobs(options.session.id, hashes),
+    visionFor(options.session, options.model, options.provider.kind === "offline"),
+  );
+  return options.provider.stream({
+    messages,
+    model: options.model,
+    ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }
 
 function sameIds(a: readonly NodeId[] | null, b: readonly NodeId[]): boolean {

@@ -1,4 +1,4 @@
-import { afterAll, beforeEach, expect, it } from "vitest";
+import { afterAll, beforeEach, expect, it, vi } from "vitest";
 import { SUMMARY_PREFIX } from "@/lib/engine/render-message";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import { behaviours } from "../support/recording-behaviours";
@@ -275,10 +275,15 @@ describeEachDatabase("[R230] replays of replies", (kind) => {
     const sent = server.chatRequests.length;
     const turn = call("POST", `/api/sessions/${session.id}/turns`, { content: "Slow one" });
     await server.waitForChatRequest(sent + 1);
-    const streaming = (await nodes(session.id)).find((n) => n.status === "streaming");
-    expect(streaming?.kind).toBe("assistant");
+    // The request goes out while the claim commits ([R292]): the placeholder follows it.
+    const streaming = await vi.waitFor(async () => {
+      const found = (await nodes(session.id)).find((n) => n.status === "streaming");
+      if (found === undefined) throw new Error("no streaming reply yet");
+      return found;
+    });
+    expect(streaming.kind).toBe("assistant");
     const busy = await call("POST", `/api/sessions/${session.id}/replays`, {
-      nodeId: streaming?.id,
+      nodeId: streaming.id,
       stream: false,
     });
     expect([busy.status, (busy.json["error"] as { code: string }).code]).toEqual([

@@ -1,4 +1,4 @@
-import { afterAll, beforeEach, expect, it } from "vitest";
+import { afterAll, beforeEach, expect, it, vi } from "vitest";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import { behaviours, type Behaviour } from "../support/recording-behaviours";
 import { startRecordingServer, type RecordedRequest } from "../support/recording-server";
@@ -100,8 +100,11 @@ describeEachDatabase("[R234] a turn of several models", (kind) => {
     // Both requests are out while the first still hangs: they run at once.
     while (asking("Ship day?").length < 2) await new Promise((r) => setTimeout(r, 20));
     hangOn = null;
-    const streaming = (await nodes(s.id)).filter((n) => n.status === "streaming");
-    expect(streaming.map((n) => n.metadata.model).sort()).toEqual(MODELS.slice(0, 2).sort());
+    // A request goes out while its placeholder's claim commits ([R292]): both follow.
+    await vi.waitFor(async () => {
+      const streaming = (await nodes(s.id)).filter((n) => n.status === "streaming");
+      expect(streaming.map((n) => n.metadata.model).sort()).toEqual(MODELS.slice(0, 2).sort());
+    });
     server.interrupt("destroy");
     const res = await turn;
     expect(res.type).toContain("text/event-stream");

@@ -25,8 +25,13 @@ describeEachDatabase("[R118] one load per turn, handed down", (kind) => {
   let database: Database;
   useFreshStore(kind, (env) => ({ database } = env));
 
-  /** The statements a warm turn asks of the database before the model is called. */
-  async function turnStatements(mode: "send" | "retry"): Promise<Statement[]> {
+  /**
+   * The statements a warm turn asks of the database before the model is called, and all of
+   * the turn's statements.
+   */
+  async function turnStatements(
+    mode: "send" | "retry",
+  ): Promise<{ atModel: Statement[]; all: Statement[] }> {
     const { store, log } = statementLog(database);
     const s = await store.createSession({});
     await appendPairs(store, s.id, 5);
@@ -46,7 +51,7 @@ describeEachDatabase("[R118] one load per turn, handed down", (kind) => {
         : { sessionId: s.id, mode: "retry", targetId: first.reply.id },
     );
     if (atModel === undefined) throw new Error("the model was never called");
-    return atModel;
+    return { atModel, all: [...log] };
   }
 
   /** What a statement is: the operation, or the table and columns a raw statement reads. */
@@ -67,9 +72,13 @@ describeEachDatabase("[R118] one load per turn, handed down", (kind) => {
     log.filter((x) => /^session\.find|^raw: .*FROM "Session"/.test(x.name));
 
   it("[R118] a send: two reads, then one claim transaction that re-reads nothing", async () => {
-    const log = await turnStatements("send");
+    const { atModel, all: log } = await turnStatements("send");
     // The load: the session row with its leases, then the named nodes, HEAD and summaries.
-    expect(reads(log)).toEqual(["load: session, leases", "load: nodes"]);
+    const claimAt = log.findIndex((x) => x.tx !== null);
+    expect(reads(log.slice(0, claimAt))).toEqual(["load: session, leases", "load: nodes"]);
+    // The model is called after the load and before the claim, which commits beside the
+    // request ([R292]).
+    expect(atModel.map(what)).toEqual(["load: session, leases", "load: nodes"]);
     // The claim: the lock (the row's one write), the live-stream re-check with the clock, the
     // user node and its reply, HEAD — no read of the session row or of HEAD's node.
     expect(claim(log)).toEqual([
@@ -83,8 +92,11 @@ describeEachDatabase("[R118] one load per turn, handed down", (kind) => {
   });
 
   it("[R118] a retry: the same two reads; the claim reads the parent once, under the lock", async () => {
-    const log = await turnStatements("retry");
-    expect(reads(log)).toEqual(["load: session, leases", "load: nodes"]);
+    const { atModel, all: log } = await turnStatements("retry");
+    const claimAt = log.findIndex((x) => x.tx !== null);
+    expect(reads(log.slice(0, claimAt))).toEqual(["load: session, leases", "load: nodes"]);
+    // Its prompt is rendered from the load: it goes out before the claim too ([R292]).
+    expect(atModel.map(what)).toEqual(["load: session, leases", "load: nodes"]);
     expect(claim(log)).toEqual([
       "session.update",
       "node.findFirst",

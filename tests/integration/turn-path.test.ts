@@ -45,7 +45,11 @@ interface Trace {
   calls: { name: string; args: unknown[]; rows: number }[];
   modelCalled: boolean;
   stamped: boolean;
-  /** At the model call: the user node was in the ledger; the reads stamp had not landed. */
+  /**
+   * At the model call, the reads stamp had not landed; when the reply took the model's first
+   * event, the user node was in the ledger (the call itself may go out before the claim
+   * commits, [R292]).
+   */
   atModel?: { userDurable: boolean; stamped: boolean };
   /** The reads stamp waits for this; the model call opens it. */
   gate: Promise<void>;
@@ -98,12 +102,13 @@ function firstTokenProbe(
       trace.modelCalled = true;
       trace.release();
       const stamped = trace.stamped;
+      yield { type: "text", text: "answer" };
+      // Resumed: the reply took the first event and asks for the next.
       const ledger = await store.nodes(sessionId);
       trace.atModel = {
         userDurable: ledger.some((n) => n.kind === "user" && n.content === content),
         stamped,
       };
-      yield { type: "text", text: "answer" };
       yield { type: "finish", reason: "stop" };
     },
     listModels: async () => [],
