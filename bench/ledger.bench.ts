@@ -6,6 +6,8 @@
  *     and through the SessionStore (one recursive query on SQLite). Goal: ratio ≤ 1.5.
  *  2. append + render through Prisma (SessionStore) against the raw better-sqlite3 driver
  *     executing the same SQL. Goal: ≤ 3×.
+ *  3. renderContext of a spine from the final-node cache's copies (what every warm turn
+ *     renders, [R136]) against the same spine as read. Goal: ≤ 1.2×.
  *
  *   npx tsx bench/ledger.bench.ts
  */
@@ -23,27 +25,29 @@ import type { LedgerNode } from "../lib/engine/types";
 import { newNodeId, newSessionId } from "../lib/ids";
 import { openSessionStore } from "../lib/store/session-store";
 import { LocalBus } from "../lib/events/local-bus";
+import { FinalNodes } from "../lib/store/final-nodes";
 
 const SPINE = 200;
 
+/** The benchmark's node `i` of session S, under `pred`. */
+const make = (i: number, pred: NodeId | null): LedgerNode => ({
+  id: asNodeId(`N${String(i).padStart(7, "0")}`),
+  sessionId: asSessionId("S"),
+  predecessorId: pred,
+  seq: i,
+  kind: i === 0 ? "root" : i % 2 === 1 ? "user" : "assistant",
+  content: `message ${i} `.repeat(8),
+  status: "complete",
+  callerId: null,
+  metadata: {},
+  reads: [],
+  tokenCount: tokens(24),
+  createdAt: "2026-12-01T00:00:00.000Z",
+});
+
 /** A session whose HEAD spine has SPINE nodes and whose other nodes are side branches. */
 function ledger(total: number): { nodes: LedgerNode[]; head: NodeId } {
-  const sessionId = asSessionId("S");
   const nodes: LedgerNode[] = [];
-  const make = (i: number, pred: NodeId | null): LedgerNode => ({
-    id: asNodeId(`N${String(i).padStart(7, "0")}`),
-    sessionId,
-    predecessorId: pred,
-    seq: i,
-    kind: i === 0 ? "root" : i % 2 === 1 ? "user" : "assistant",
-    content: `message ${i} `.repeat(8),
-    status: "complete",
-    callerId: null,
-    metadata: {},
-    reads: [],
-    tokenCount: tokens(24),
-    createdAt: "2026-12-01T00:00:00.000Z",
-  });
   for (let i = 0; i < SPINE; i++) nodes.push(make(i, i === 0 ? null : (nodes[i - 1]?.id ?? null)));
   // Dead forks hang off spine nodes, as retries and edits leave them.
   for (let i = SPINE; i < total; i++) {
@@ -51,6 +55,25 @@ function ledger(total: number): { nodes: LedgerNode[]; head: NodeId } {
     nodes.push(make(i, i % 5 === 0 ? forkFrom : (nodes[i - 1]?.id ?? forkFrom)));
   }
   return { nodes, head: nodes[SPINE - 1]?.id ?? asNodeId("N0000000") };
+}
+
+/** The spine of P3's long lane. */
+const LONG_SPINE = 2_001;
+
+/** A rendering of a LONG_SPINE spine: from the final-node cache's copies, or as read. */
+function cacheRender(fromCache: boolean): () => void {
+  const read: LedgerNode[] = [];
+  for (let i = 0; i < LONG_SPINE; i++) read.push(make(i, read.at(-1)?.id ?? null));
+  const head = read.at(-1)?.id ?? asNodeId("N0000000");
+  const cache = new FinalNodes();
+  const sessionId = asSessionId("S");
+  cache.remember(sessionId, read, cache.epoch);
+  const cached = cache.walk(sessionId, head).above.reverse();
+  if (cached.length !== read.length) throw new Error("the cache lost part of the spine");
+  const spine = fromCache ? cached : read;
+  return () => {
+    renderContext({ spine, activeSummaries: [] });
+  };
 }
 
 function engineRender(total: number): () => void {
@@ -213,6 +236,11 @@ try {
     `append + render: SessionStore (Prisma) ${f(append.a)}  raw better-sqlite3 ${f(append.b)}  ratio ${append.ratio.toFixed(2)}`,
   );
   await ar.close();
+
+  const cached = await interleaved(cacheRender(true), cacheRender(false), 500);
+  console.log(
+    `renderContext, spine ${LONG_SPINE}: from the final-node cache ${f(cached.a)}  as read ${f(cached.b)}  ratio ${cached.ratio.toFixed(2)} (goal ≤ 1.2)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

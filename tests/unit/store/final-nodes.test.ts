@@ -81,8 +81,11 @@ describe("[R136] the final-node cache", () => {
 
   it("[R136] holds nodes without their reads", () => {
     const cache = new FinalNodes();
-    cache.remember(A, [{ ...node("a", null), reads: [asNodeId("r")] as NodeId[] }], cache.epoch);
+    const read = { ...node("a", null), reads: [asNodeId("r")] as NodeId[] };
+    cache.remember(A, [read], cache.epoch);
     expect(cache.get(A, asNodeId("a"))?.reads).toEqual([]);
+    // Every other field as read.
+    expect(cache.get(A, asNodeId("a"))).toEqual({ ...read, reads: [] });
   });
 
   it("[R136] past its budget, drops the least recently used sessions first", () => {
