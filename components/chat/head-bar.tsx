@@ -3,7 +3,7 @@
 import { useCallback } from "react";
 import { firstLine } from "@/lib/engine/wire-node";
 import { selectStreaming, useSession } from "@/components/session/session-context";
-import { versionsBelow } from "@/components/session/versions";
+import { versionCountBelow } from "@/components/session/versions";
 import type { SessionState } from "@/components/session/session-store";
 import type { SessionActions } from "./use-session-actions";
 import styles from "./head-bar.module.css";
@@ -24,7 +24,7 @@ const selectUserHead = (s: SessionState) => {
 export function HeadBar({ actions }: { actions: SessionActions }) {
   const head = useSession(selectUserHead);
   const replies = useSession(
-    useCallback((s: SessionState) => (head === null ? 0 : versionsBelow(s, head).length), [head]),
+    useCallback((s: SessionState) => (head === null ? 0 : versionCountBelow(s, head)), [head]),
   );
   const busy = useSession((s) => s.busy !== null || selectStreaming(s));
   if (head === null) return null;

@@ -19,7 +19,7 @@ import {
   versionCount,
   versionStep,
   versionTip,
-  versionsBelow,
+  versionCountBelow,
 } from "@/components/session/versions";
 import { MessageView, type MessageViewProps } from "./message-view";
 import { useCompare } from "@/components/compare/compare-context";
@@ -191,7 +191,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const forkedAbove = useMemo(() => turns.some((n) => versionsOf(n)[1] > 1), [turns, versionsOf]);
   const last = turns.at(-1);
   const lastIsTip = useMemo(
-    () => (last ? versionsBelow(ledger, last).length === 0 : false),
+    () => (last ? versionCountBelow(ledger, last) === 0 : false),
     [last, ledger],
   );
 

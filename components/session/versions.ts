@@ -44,13 +44,50 @@ export function versionPlace(ledger: VersionLedger, node: LedgerNode): VersionPl
   return { versions, index: versions.findIndex((v) => v.id === node.id) };
 }
 
+/**
+ * A parent's versions as ids, with each one's index. Kept per children list: the index
+ * replaces a parent's list whenever a child comes or goes, and whether a child is an
+ * attachment never changes (its kind, caller and predecessor are fixed when it is written),
+ * so a list's versions are computed once — the transcript asks for every row it draws, on
+ * every render, and a message may have hundreds of versions ([R290]).
+ */
+interface VersionIds {
+  readonly count: number;
+  readonly index: ReadonlyMap<NodeId, number>;
+}
+
+const versionIdsOf = new WeakMap<readonly NodeId[], VersionIds>();
+const NO_VERSIONS: VersionIds = { count: 0, index: new Map() };
+
+function versionIdsBelow(ledger: VersionLedger, parent: LedgerNode): VersionIds {
+  const kids = ledger.children.get(parent.id);
+  if (kids === undefined) return NO_VERSIONS;
+  const held = versionIdsOf.get(kids);
+  if (held !== undefined) return held;
+  const versions = versionsBelow(ledger, parent);
+  const made: VersionIds = {
+    count: versions.length,
+    index: new Map(versions.map((v, i) => [v.id, i])),
+  };
+  versionIdsOf.set(kids, made);
+  return made;
+}
+
+/** How many versions `parent` has below it: O(1) once its children list was seen. */
+export function versionCountBelow(ledger: VersionLedger, parent: LedgerNode): number {
+  return versionIdsBelow(ledger, parent).count;
+}
+
 /** `[index, count]` for the `‹ 2/3 ›` control: `[0, 1]` for a message with no alternative. */
 export function versionCount(
   ledger: VersionLedger,
   node: LedgerNode,
 ): readonly [index: number, count: number] {
-  const place = versionPlace(ledger, node);
-  return place === null || place.index < 0 ? [0, 1] : [place.index, place.versions.length];
+  const parent = node.predecessorId ? ledger.nodes.get(node.predecessorId) : undefined;
+  if (!parent) return [0, 1];
+  const versions = versionIdsBelow(ledger, parent);
+  const index = versions.index.get(node.id);
+  return index === undefined ? [0, 1] : [index, versions.count];
 }
 
 /** The version `delta` steps from `node` (‹ is -1, › is +1); undefined past either end. */

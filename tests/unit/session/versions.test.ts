@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { indexLedger } from "@/components/session/ledger-merge";
+import { indexLedger, mergeCopies, removeFromLedger } from "@/components/session/ledger-merge";
 import {
   versionBeside,
   versionCount,
+  versionCountBelow,
   versionLabel,
   versionStep,
   versionTip,
   versionTitle,
   versionsBelow,
 } from "@/components/session/versions";
+import { asNodeId } from "@/lib/engine/ids";
 import type { NodeKind } from "@/lib/engine/types";
 import type { WireNode } from "@/lib/engine/wire-node";
 import { wireNode } from "../../support/wire-node";
@@ -57,5 +59,29 @@ describe("one helper for a message's versions (‹ 2/3 ›)", () => {
     expect(versionBeside(ledger, node("a1c"))?.id).toBe("a1b");
     expect(versionTip(ledger, node("a1b"))).toBe("a2b");
     expect(versionTip(ledger, node("a1"))).toBe("a1");
+  });
+});
+
+describe("versions are counted once per children list", () => {
+  it("[R290] a version written or removed later is counted; a parent whose children did not change keeps its count", () => {
+    // Counted (and kept) before the ledger changes.
+    expect(versionCount(ledger, node("a1c"))).toEqual([2, 3]);
+    expect(versionCountBelow(ledger, node("u2b"))).toBe(1);
+    const grown = mergeCopies(ledger, [wire("a1d", "u1", 8, "assistant")], () => false);
+    if (grown === null) throw new Error("the merge changed nothing");
+    const after = grown.ledger;
+    const a1d = after.nodes.get("a1d");
+    if (!a1d) throw new Error("no a1d");
+    expect(versionCount(after, a1d)).toEqual([3, 4]);
+    expect(versionCount(after, node("a1b"))).toEqual([1, 4]);
+    expect(versionCountBelow(after, node("u1"))).toBe(4);
+    // The ledger before is unchanged, and so is what it counts.
+    expect(versionCountBelow(ledger, node("u1"))).toBe(3);
+    expect(versionCountBelow(after, node("u2b"))).toBe(1);
+    const shrunk = removeFromLedger(after, ["a1b", "u2b", "a2b"].map(asNodeId));
+    if (shrunk === null) throw new Error("the removal changed nothing");
+    expect(versionCount(shrunk, a1d)).toEqual([2, 3]);
+    expect(versionCountBelow(shrunk, node("u1"))).toBe(3);
+    expect(versionCountBelow(shrunk, node("a1"))).toBe(0);
   });
 });
