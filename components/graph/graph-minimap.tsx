@@ -4,26 +4,13 @@ import { useReactFlow, useStore, type ReactFlowState } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, type PointerEvent } from "react";
 import type { GraphEdge, GraphNode } from "./flow-node-types";
 import type { FlowNode } from "./flow-types";
+import { ORDER, paintRanks, rgbaPixels, type Paint } from "./minimap-paint";
 import { boundsOf } from "./opening-view";
 import p from "./panel.module.css";
 
 /** The largest the map gets, and the share of the pane it may take. */
 const MAX = { width: 200, height: 150, share: 0.3 } as const;
 const MIN_SIDE = 40;
-
-type Paint = "card" | "spine" | "capsule" | "read" | "head";
-
-/** What a card is on the map: HEAD and its branch, the capsule, what the reply read. */
-function paintOf(card: FlowNode, headCardId: string | null): Paint {
-  if (card.id === headCardId) return "head";
-  if (card.data.glow === "glow") return "read";
-  if (card.type === "capsule" || card.type === "frame") return "capsule";
-  if (card.type !== "side" && card.data.spine) return "spine";
-  return "card";
-}
-
-/** Painted in this order: later kinds draw over earlier ones. */
-const ORDER: readonly Paint[] = ["card", "capsule", "spine", "read", "head"];
 
 const COLOUR_VARS: Readonly<Record<Paint, string>> = {
   card: "--edge",
@@ -32,6 +19,18 @@ const COLOUR_VARS: Readonly<Record<Paint, string>> = {
   read: "--warn-strong",
   head: "--text",
 };
+
+/** What a colour of the page's CSS is, as the canvas paints it: red, green, blue, alpha. */
+function rgbaOf(colour: string): readonly [number, number, number, number] {
+  const probe = document.createElement("canvas");
+  probe.width = probe.height = 1;
+  const ctx = probe.getContext("2d", { willReadFrequently: true });
+  if (ctx === null) return [136, 136, 136, 255];
+  ctx.fillStyle = colour;
+  ctx.fillRect(0, 0, 1, 1);
+  const [r = 136, g = 136, b = 136, a = 255] = ctx.getImageData(0, 0, 1, 1).data;
+  return [r, g, b, a];
+}
 
 const selectTransform = (s: ReactFlowState) => s.transform;
 const selectPane = (s: ReactFlowState) => `${s.width}x${s.height}`;
@@ -87,24 +86,12 @@ export function GraphMinimap({
     const dpr = window.devicePixelRatio || 1;
     el.width = Math.round(box.width * dpr);
     el.height = Math.round(box.height * dpr);
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, box.width, box.height);
     const style = getComputedStyle(el);
-    const groups = new Map<Paint, FlowNode[]>(ORDER.map((k) => [k, []]));
-    for (const card of cards.values()) groups.get(paintOf(card, headCardId))?.push(card);
-    for (const paint of ORDER) {
-      ctx.fillStyle = style.getPropertyValue(COLOUR_VARS[paint]).trim() || "#888";
-      // HEAD is drawn bigger than life so it is found at any scale.
-      const grow = paint === "head" ? 3 : paint === "read" ? 1 : 0;
-      for (const card of groups.get(paint) ?? []) {
-        if (card.type === "frame") continue;
-        const x = (card.position.x - box.minX) * box.scale - grow;
-        const y = (card.position.y - box.minY) * box.scale - grow;
-        const w = Math.max(1.5, card.width * box.scale) + 2 * grow;
-        const h = Math.max(1.5, card.height * box.scale) + 2 * grow;
-        ctx.fillRect(x, y, w, h);
-      }
-    }
+    const colours = ORDER.map((paint) =>
+      rgbaOf(style.getPropertyValue(COLOUR_VARS[paint]).trim() || "#888"),
+    );
+    const ranks = paintRanks(el.width, el.height, box, dpr, cards.values(), headCardId);
+    ctx.putImageData(new ImageData(rgbaPixels(ranks, colours), el.width, el.height), 0, 0);
   }, [cards, headCardId, box, theme]);
 
   const panTo = useCallback(

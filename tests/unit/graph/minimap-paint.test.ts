@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { NodeId } from "@/lib/engine/ids";
+import { layoutGraph } from "@/components/graph/layout";
+import { ORDER, paintOf, paintRanks, rgbaPixels } from "@/components/graph/minimap-paint";
+import { boundsOf } from "@/components/graph/opening-view";
+import { compacted } from "./ledger";
+
+const FOLDED = { expanded: new Set<NodeId>(), showRelics: false };
+
+describe("the minimap's pixels (issue 20)", () => {
+  const layout = layoutGraph(compacted().graph("a3", "S"), FOLDED);
+  const bounds = boundsOf(layout.nodes);
+  if (bounds === null) throw new Error("no cards");
+  const width = 200;
+  const scale = width / (bounds.maxX - bounds.minX);
+  const height = Math.ceil((bounds.maxY - bounds.minY) * scale) + 1;
+  const box = { scale, minX: bounds.minX, minY: bounds.minY };
+  const at = (ranks: Uint8Array, x: number, y: number) =>
+    ranks[Math.floor((y - box.minY) * scale) * width + Math.floor((x - box.minX) * scale)];
+
+  it("marks each card's pixels with its paint, HEAD over everything it overlaps", () => {
+    const ranks = paintRanks(width, height, box, 1, layout.nodes, "a3");
+    for (const card of layout.nodes) {
+      if (card.type === "frame") continue;
+      const centre = at(ranks, card.position.x + card.width / 2, card.position.y + card.height / 2);
+      const paint = paintOf(card, "a3");
+      // A card's centre shows its own paint, or one drawn over it (HEAD grows by 3 px).
+      expect(centre).toBeGreaterThanOrEqual(ORDER.indexOf(paint) + 1);
+    }
+    const head = layout.nodes.find((c) => c.id === "a3");
+    if (head === undefined) throw new Error("no HEAD card");
+    expect(at(ranks, head.position.x + 1, head.position.y + 1)).toBe(ORDER.indexOf("head") + 1);
+    // Most of the map is background between the cards.
+    const painted = ranks.filter((r) => r > 0).length;
+    expect(painted).toBeGreaterThan(0);
+    expect(painted).toBeLessThan(ranks.length);
+  });
+
+  it("stays inside the canvas and scales with the device's pixel ratio", () => {
+    const one = paintRanks(width, height, box, 1, layout.nodes, "a3");
+    const two = paintRanks(width * 2, height * 2, box, 2, layout.nodes, "a3");
+    expect(one.length).toBe(width * height);
+    expect(two.length).toBe(4 * width * height);
+    const count = (r: Uint8Array) => r.filter((x) => x > 0).length;
+    expect(count(two) / count(one)).toBeGreaterThan(3);
+    expect(count(two) / count(one)).toBeLessThan(5);
+  });
+
+  it("colours each pixel by its paint and leaves the background transparent", () => {
+    const ranks = Uint8Array.from([0, 1, 5]);
+    const colours = ORDER.map((_, i) => [i, i, i, 255] as const);
+    expect([...rgbaPixels(ranks, colours)]).toEqual([0, 0, 0, 0, 0, 0, 0, 255, 4, 4, 4, 255]);
+  });
+});
