@@ -14,7 +14,7 @@ import {
   useSessionStoreApi,
 } from "@/components/session/session-context";
 import type { ModelInfo } from "@/components/session/session-store";
-import type { WireNode } from "@/lib/engine/wire-node";
+import { unpackLedger, type PackedLedger } from "@/lib/engine/packed-ledger";
 import { SearchFocus } from "@/components/search/search-focus";
 import { CompareProvider } from "@/components/compare/compare-context";
 import { ShortcutsProvider } from "@/components/shortcuts/shortcuts-provider";
@@ -47,7 +47,8 @@ import styles from "./chat-app.module.css";
 
 export interface ChatAppProps {
   readonly session: SessionRecord;
-  readonly nodes: readonly WireNode[];
+  /** The ledger the server rendered the page with, in columns ([R293]). */
+  readonly nodes: PackedLedger;
   readonly model: ModelInfo;
   readonly account: AccountMenuProps;
   /** The attachment caps the server enforces, checked before an upload (issue 24). */
@@ -62,8 +63,10 @@ export interface ChatAppProps {
 }
 
 export function ChatApp(props: ChatAppProps) {
+  // Read once: the store holds the nodes from here on (the page is keyed by the session).
+  const [nodes] = useState(() => unpackLedger(props.nodes));
   return (
-    <SessionStoreProvider session={props.session} nodes={props.nodes} model={props.model}>
+    <SessionStoreProvider session={props.session} nodes={nodes} model={props.model}>
       <ShortcutsProvider>
         <WithCompare>
           <ChatLayout

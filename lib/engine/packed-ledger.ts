@@ -1,0 +1,196 @@
+import { asNodeId, tokens, type NodeId, type SessionId } from "./ids";
+import type { NodeKind, NodeMetadata, NodeStatus } from "./types";
+import type { WireNode, WirePartial } from "./wire-node";
+
+/**
+ * The session page's first ledger in columns ([R293]): the same nodes as `WireNode[]`, in the
+ * same order, without repeating on every node what the page already knows. A large
+ * session's page is mostly this ledger, and a list of objects repeats the field names, the
+ * session's id, each predecessor's id, an empty `metadata` and `reads`, and a timestamp per
+ * node — about 430 characters per skeleton inside the page's payload (where every quote is
+ * escaped), 43 MB for 100,000 nodes, which the browser had to parse before the page ran.
+ * Columns carry a skeleton in about a third of that.
+ *
+ * Exact: `unpackLedger(packLedger(s, nodes))` deep-equals `nodes` for any nodes of session
+ * `s`. A node a column cannot carry exactly (another session's, a predecessor not before it,
+ * an id with a comma, a timestamp not in `toISOString` form, a kind or status this version
+ * does not know) travels whole in `whole`.
+ */
+export interface PackedLedger {
+  readonly sessionId: SessionId;
+  /** How many nodes, packed and whole. */
+  readonly count: number;
+  /** The packed nodes' ids in order, joined by commas. */
+  readonly ids: string;
+  /** Per packed node: 0 for no predecessor, else 1 + the predecessor's position. */
+  readonly pred: readonly number[];
+  /** Per packed node: its seq minus the previous packed node's (the first: its seq). */
+  readonly seq: readonly number[];
+  /** Per packed node, one letter each: its kind, its status, what it leaves out. */
+  readonly kind: string;
+  readonly status: string;
+  readonly partial: string;
+  readonly content: readonly string[];
+  readonly tokens: readonly number[];
+  /** Per packed node: its `createdAt` in ms, minus the previous packed node's. */
+  readonly time: readonly number[];
+  /** By packed index, only where not empty / not null. */
+  readonly metadata: Readonly<Record<number, NodeMetadata>>;
+  readonly reads: Readonly<Record<number, readonly NodeId[]>>;
+  readonly caller: Readonly<Record<number, NodeId>>;
+  /** Nodes carried whole, with their positions. */
+  readonly whole: readonly (readonly [position: number, node: WireNode])[];
+}
+
+/** One letter per value of each column. */
+const KINDS: readonly (readonly [NodeKind, string])[] = [
+  ["root", "r"],
+  ["user", "u"],
+  ["assistant", "a"],
+  ["tool", "t"],
+  ["summary", "s"],
+  ["notice", "n"],
+];
+const STATUSES: readonly (readonly [NodeStatus, string])[] = [
+  ["complete", "c"],
+  ["streaming", "s"],
+  ["interrupted", "i"],
+  ["error", "e"],
+];
+const PARTIALS: readonly (readonly [WirePartial | "whole", string])[] = [
+  ["whole", "-"],
+  ["reads", "r"],
+  ["skeleton", "s"],
+];
+
+const LETTER_OF_KIND = new Map(KINDS);
+const LETTER_OF_STATUS = new Map(STATUSES);
+const LETTER_OF_PARTIAL = new Map(PARTIALS);
+const KIND_OF = new Map(KINDS.map(([k, v]) => [v, k]));
+const STATUS_OF = new Map(STATUSES.map(([k, v]) => [v, k]));
+const PARTIAL_OF = new Map(PARTIALS.map(([k, v]) => [v, k]));
+
+/** Shared by every unpacked node that has none (nodes are never changed in place). */
+const NO_METADATA: NodeMetadata = Object.freeze({});
+const NO_READS: readonly NodeId[] = Object.freeze([]);
+
+const isEmpty = (o: object) => {
+  for (const _ in o) return false;
+  return true;
+};
+
+export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): PackedLedger {
+  const position = new Map<string, number>();
+  const ids: string[] = [];
+  const pred: number[] = [];
+  const seq: number[] = [];
+  let kind = "";
+  let status = "";
+  let partial = "";
+  const content: string[] = [];
+  const tokenCounts: number[] = [];
+  const time: number[] = [];
+  const metadata: Record<number, NodeMetadata> = {};
+  const reads: Record<number, readonly NodeId[]> = {};
+  const caller: Record<number, NodeId> = {};
+  const whole: [number, WireNode][] = [];
+  let lastSeq = 0;
+  let lastTime = 0;
+  nodes.forEach((node, at) => {
+    const predAt = node.predecessorId === null ? -1 : position.get(node.predecessorId);
+    const ms = Date.parse(node.createdAt);
+    position.set(node.id, at);
+    const fits =
+      node.sessionId === sessionId &&
+      predAt !== undefined &&
+      !node.id.includes(",") &&
+      node.id !== "" &&
+      Number.isFinite(ms) &&
+      new Date(ms).toISOString() === node.createdAt &&
+      LETTER_OF_KIND.has(node.kind) &&
+      LETTER_OF_STATUS.has(node.status) &&
+      LETTER_OF_PARTIAL.has(node.partial ?? "whole");
+    if (!fits) {
+      whole.push([at, node]);
+      return;
+    }
+    const i = ids.length;
+    ids.push(node.id);
+    pred.push(predAt + 1);
+    seq.push(node.seq - lastSeq);
+    lastSeq = node.seq;
+    kind += LETTER_OF_KIND.get(node.kind);
+    status += LETTER_OF_STATUS.get(node.status);
+    partial += LETTER_OF_PARTIAL.get(node.partial ?? "whole");
+    content.push(node.content);
+    tokenCounts.push(node.tokenCount);
+    time.push(ms - lastTime);
+    lastTime = ms;
+    if (!isEmpty(node.metadata)) metadata[i] = node.metadata;
+    if (node.reads.length > 0) reads[i] = node.reads;
+    if (node.callerId !== null) caller[i] = node.callerId;
+  });
+  return {
+    sessionId,
+    count: nodes.length,
+    ids: ids.join(","),
+    pred,
+    seq,
+    kind,
+    status,
+    partial,
+    content,
+    tokens: tokenCounts,
+    time,
+    metadata,
+    reads,
+    caller,
+    whole,
+  };
+}
+
+function letter<T>(map: ReadonlyMap<string, T>, code: string | undefined, what: string): T {
+  const value = code === undefined ? undefined : map.get(code);
+  if (value === undefined) throw new Error(`packed ledger: unknown ${what} ${code}`);
+  return value;
+}
+
+/** The nodes {@link packLedger} was given, in their order. */
+export function unpackLedger(packed: PackedLedger): WireNode[] {
+  const out: WireNode[] = new Array<WireNode>(packed.count);
+  for (const [at, node] of packed.whole) out[at] = node;
+  const ids = packed.ids === "" ? [] : packed.ids.split(",");
+  let at = 0;
+  let seq = 0;
+  let ms = 0;
+  let createdAt = "";
+  ids.forEach((raw, i) => {
+    while (out[at] !== undefined) at += 1;
+    const p = packed.pred[i] ?? 0;
+    const predecessor = p === 0 ? null : out[p - 1];
+    if (predecessor === undefined) throw new Error(`packed ledger: no predecessor for ${raw}`);
+    seq += packed.seq[i] ?? 0;
+    const delta = packed.time[i] ?? 0;
+    // Consecutive nodes written in the same millisecond share one string.
+    if (delta !== 0 || createdAt === "") createdAt = new Date((ms += delta)).toISOString();
+    const partial = letter(PARTIAL_OF, packed.partial[i], "partial");
+    const node: WireNode = {
+      id: asNodeId(raw),
+      sessionId: packed.sessionId,
+      predecessorId: predecessor === null ? null : predecessor.id,
+      seq,
+      kind: letter(KIND_OF, packed.kind[i], "kind"),
+      content: packed.content[i] ?? "",
+      status: letter(STATUS_OF, packed.status[i], "status"),
+      callerId: packed.caller[i] ?? null,
+      metadata: packed.metadata[i] ?? NO_METADATA,
+      reads: packed.reads[i] ?? NO_READS,
+      tokenCount: tokens(packed.tokens[i] ?? 0),
+      createdAt,
+      ...(partial === "whole" ? {} : { partial }),
+    };
+    out[at] = node;
+    at += 1;
+  });
+  return out;
+}
