@@ -30,7 +30,13 @@ export interface PackedLedger {
   readonly kind: string;
   readonly status: string;
   readonly partial: string;
-  readonly content: readonly string[];
+  /**
+   * The packed nodes' contents, one after the other, and each one's length: one string
+   * travels as one value (the page's payload writes it once, the browser slices it),
+   * where 100,000 strings were 100,000 values to serialise and parse.
+   */
+  readonly content: string;
+  readonly contentLength: readonly number[];
   readonly tokens: readonly number[];
   /** Per packed node: its `createdAt` in ms, minus the previous packed node's. */
   readonly time: readonly number[];
@@ -74,20 +80,24 @@ const PARTIAL_OF = new Map(PARTIALS.map(([k, v]) => [v, k]));
 const NO_METADATA: NodeMetadata = Object.freeze({});
 const NO_READS: readonly NodeId[] = Object.freeze([]);
 
-const isEmpty = (o: object) => {
-  for (const _ in o) return false;
-  return true;
-};
+const isEmpty = (o: object) => Object.keys(o).length === 0;
+
+/** A timestamp in ms when `iso` is exactly what `toISOString` writes for it; else null. */
+function exactTime(iso: string): number | null {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) && new Date(ms).toISOString() === iso ? ms : null;
+}
 
 export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): PackedLedger {
   const position = new Map<string, number>();
   const ids: string[] = [];
   const pred: number[] = [];
   const seq: number[] = [];
-  let kind = "";
-  let status = "";
-  let partial = "";
+  const kind: string[] = [];
+  const status: string[] = [];
+  const partial: string[] = [];
   const content: string[] = [];
+  const contentLength: number[] = [];
   const tokenCounts: number[] = [];
   const time: number[] = [];
   const metadata: Record<number, NodeMetadata> = {};
@@ -96,17 +106,18 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
   const whole: [number, WireNode][] = [];
   let lastSeq = 0;
   let lastTime = 0;
+  let lastCreatedAt = "";
   nodes.forEach((node, at) => {
     const predAt = node.predecessorId === null ? -1 : position.get(node.predecessorId);
-    const ms = Date.parse(node.createdAt);
+    // Nodes written in one millisecond share a timestamp: it is checked once.
+    const ms = node.createdAt === lastCreatedAt ? lastTime : exactTime(node.createdAt);
     position.set(node.id, at);
     const fits =
       node.sessionId === sessionId &&
       predAt !== undefined &&
       !node.id.includes(",") &&
       node.id !== "" &&
-      Number.isFinite(ms) &&
-      new Date(ms).toISOString() === node.createdAt &&
+      ms !== null &&
       LETTER_OF_KIND.has(node.kind) &&
       LETTER_OF_STATUS.has(node.status) &&
       LETTER_OF_PARTIAL.has(node.partial ?? "whole");
@@ -119,13 +130,15 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
     pred.push(predAt + 1);
     seq.push(node.seq - lastSeq);
     lastSeq = node.seq;
-    kind += LETTER_OF_KIND.get(node.kind);
-    status += LETTER_OF_STATUS.get(node.status);
-    partial += LETTER_OF_PARTIAL.get(node.partial ?? "whole");
+    kind.push(LETTER_OF_KIND.get(node.kind) ?? "");
+    status.push(LETTER_OF_STATUS.get(node.status) ?? "");
+    partial.push(LETTER_OF_PARTIAL.get(node.partial ?? "whole") ?? "");
     content.push(node.content);
+    contentLength.push(node.content.length);
     tokenCounts.push(node.tokenCount);
     time.push(ms - lastTime);
     lastTime = ms;
+    lastCreatedAt = node.createdAt;
     if (!isEmpty(node.metadata)) metadata[i] = node.metadata;
     if (node.reads.length > 0) reads[i] = node.reads;
     if (node.callerId !== null) caller[i] = node.callerId;
@@ -136,10 +149,11 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
     ids: ids.join(","),
     pred,
     seq,
-    kind,
-    status,
-    partial,
-    content,
+    kind: kind.join(""),
+    status: status.join(""),
+    partial: partial.join(""),
+    content: content.join(""),
+    contentLength,
     tokens: tokenCounts,
     time,
     metadata,
@@ -164,6 +178,7 @@ export function unpackLedger(packed: PackedLedger): WireNode[] {
   let seq = 0;
   let ms = 0;
   let createdAt = "";
+  let from = 0;
   ids.forEach((raw, i) => {
     while (out[at] !== undefined) at += 1;
     const p = packed.pred[i] ?? 0;
@@ -174,13 +189,16 @@ export function unpackLedger(packed: PackedLedger): WireNode[] {
     // Consecutive nodes written in the same millisecond share one string.
     if (delta !== 0 || createdAt === "") createdAt = new Date((ms += delta)).toISOString();
     const partial = letter(PARTIAL_OF, packed.partial[i], "partial");
+    const to = from + (packed.contentLength[i] ?? 0);
+    const content = packed.content.slice(from, to);
+    from = to;
     const node: WireNode = {
       id: asNodeId(raw),
       sessionId: packed.sessionId,
       predecessorId: predecessor === null ? null : predecessor.id,
       seq,
       kind: letter(KIND_OF, packed.kind[i], "kind"),
-      content: packed.content[i] ?? "",
+      content,
       status: letter(STATUS_OF, packed.status[i], "status"),
       callerId: packed.caller[i] ?? null,
       metadata: packed.metadata[i] ?? NO_METADATA,
