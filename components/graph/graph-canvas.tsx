@@ -14,7 +14,7 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useResolvedTheme } from "@/components/theme/use-resolved-theme";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
-import type { GraphRow } from "@/lib/engine/build-graph";
+import type { PageRow } from "./page-row";
 import { useSession } from "@/components/session/session-context";
 import { useCompare } from "@/components/compare/compare-context";
 import { useShowShortcuts } from "@/components/shortcuts/shortcuts-provider";
@@ -39,7 +39,7 @@ import { allElements, coverKey, coverRect, visibleElements } from "./visible-car
 const NODE_TYPES = { turn: TurnCard, capsule: CapsuleCard, frame: FrameCard, side: SideCard };
 const EDGE_TYPES = { spindle: GraphEdgeLine };
 
-const EMPTY_ROWS: ReadonlyMap<NodeId, GraphRow> = new Map();
+const EMPTY_ROWS: ReadonlyMap<NodeId, PageRow> = new Map();
 const EMPTY_CARDS: ReadonlyMap<string, FlowNode> = new Map();
 const EMPTY_EDGES: ReadonlyMap<string, FlowEdge> = new Map();
 const EMPTY_NAV: ReadonlyMap<string, NavEntry> = new Map();
@@ -110,11 +110,10 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const rows = model?.rows ?? EMPTY_ROWS;
   const cards = model?.cards ?? EMPTY_CARDS;
   const row = selectedId === null ? undefined : rows.get(selectedId);
+  // Where the node hangs in the graph (its row), with the node as the store holds it: the
+  // store's copy wins (a row built in place may hold an older copy's label).
   const selected = useMemo(
-    () =>
-      row !== undefined && held !== undefined
-        ? { ...row, content: held.content, metadata: held.metadata, reads: held.reads }
-        : row,
+    () => (row !== undefined && held !== undefined ? { ...row, ...held } : undefined),
     [row, held],
   );
 
@@ -242,7 +241,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
 
   const relics = model?.relics ?? 0;
   const headBox = headCard === null ? null : (cards.get(headCard) ?? null);
-  const pickingRow = picking === null ? undefined : rows.get(picking);
+  const pickingNode = useSession((st) => (picking === null ? undefined : st.nodes.get(picking)));
 
   return (
     <div
@@ -330,7 +329,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
           {picking !== null && (
             <Panel position="top-center">
               <div className={p.pickBanner} role="status">
-                Pick a message to compare with “{pickingRow?.content.slice(0, 40) ?? "…"}”
+                Pick a message to compare with “{pickingNode?.content.slice(0, 40) ?? "…"}”
                 <button type="button" className={p.button} onClick={() => setPicking(null)}>
                   Cancel
                 </button>

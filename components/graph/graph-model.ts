@@ -1,10 +1,10 @@
-import { buildGraph, type GraphRow, type GraphView } from "@/lib/engine/build-graph";
+import { buildGraph, type GraphView } from "@/lib/engine/build-graph";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { provenanceMarks } from "@/lib/engine/provenance-marks";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import type { FlowEdge, FlowNode, GraphLayout, NavEntry } from "./flow-types";
 import { layoutGraph } from "./layout";
-import { slimRow } from "./slim-row";
+import { pageRow, type PageRow } from "./page-row";
 import { LayoutCache } from "./tidy-tree";
 
 /**
@@ -19,10 +19,10 @@ export interface GraphModel {
   /** Inert summaries (relics) in the session. */
   readonly relics: number;
   /**
-   * Every node's graph row. From the worker, rows are slim (the card's first line, no
-   * reads): their readers of text, metadata or reads ask the store.
+   * Every node's graph row: how it hangs in the graph. The node itself (text, metadata,
+   * reads) is the store's: readers ask it.
    */
-  readonly rows: ReadonlyMap<NodeId, GraphRow>;
+  readonly rows: ReadonlyMap<NodeId, PageRow>;
   /** The drawn cards by id. */
   readonly cards: ReadonlyMap<string, FlowNode>;
   readonly edges: ReadonlyMap<string, FlowEdge>;
@@ -94,7 +94,7 @@ export interface GraphPatch {
   readonly headId: NodeId | null;
   readonly activeSummaryId: NodeId | null;
   readonly relics: number;
-  readonly rows: Patch<GraphRow>;
+  readonly rows: Patch<PageRow>;
   readonly cards: Patch<FlowNode>;
   readonly edges: Patch<FlowEdge>;
   readonly nav: Patch<readonly [string, NavEntry]>;
@@ -157,7 +157,7 @@ export class GraphBuilder {
   /** The nodes in seq order, and each one's place in it; null when it must be sorted. */
   private order: LedgerNode[] | null = [];
   private readonly place = new Map<string, number>();
-  private readonly rows = new Map<string, GraphRow>();
+  private readonly rows = new Map<string, PageRow>();
   private readonly cards = new Map<string, FlowNode>();
   private readonly edges = new Map<string, FlowEdge>();
   private readonly nav = new Map<string, readonly [string, NavEntry]>();
@@ -192,7 +192,7 @@ export class GraphBuilder {
       headId: view.headId,
       activeSummaryId: view.activeSummaryId,
       relics: relicsOf(view),
-      rows: patch(this.rows, view.nodes.map(slimRow), byId, sync.reset),
+      rows: patch(this.rows, view.nodes.map(pageRow), byId, sync.reset),
       cards: patch(this.cards, layout.nodes, byId, sync.reset),
       edges: patch(this.edges, layout.edges, byId, sync.reset),
       nav: patch(this.nav, layout.nav, ([id]) => id, sync.reset),

@@ -1,5 +1,5 @@
 import type { NodeId } from "@/lib/engine/ids";
-import type { GraphRow } from "@/lib/engine/build-graph";
+import type { PageRow } from "./page-row";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import type { FlowEdge, FlowNode, NavEntry } from "./flow-types";
 import { diffMaps, type PersistentMap } from "@/components/session/persistent-map";
@@ -93,7 +93,7 @@ export class GraphModelClient {
   private resetting = false;
   /** A patch applied but not yet delivered (a newer request was waiting). */
   private undelivered: GraphPatch | null = null;
-  private readonly rows = new Map<string, GraphRow>();
+  private readonly rows = new Map<string, PageRow>();
   private readonly cards = new Map<string, FlowNode>();
   private readonly edges = new Map<string, FlowEdge>();
   private readonly nav = new Map<string, NavEntry>();
@@ -226,9 +226,7 @@ export class GraphModelClient {
       headId: reply.headId,
       activeSummaryId: reply.activeSummaryId,
       relics: reply.relics,
-      rows: new MapView(
-        this.rows as ReadonlyMap<string, GraphRow> as ReadonlyMap<NodeId, GraphRow>,
-      ),
+      rows: new MapView(this.rows as ReadonlyMap<string, PageRow> as ReadonlyMap<NodeId, PageRow>),
       cards: new MapView(this.cards),
       edges: new MapView(this.edges),
       nav: new MapView(this.nav),

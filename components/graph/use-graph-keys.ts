@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, type KeyboardEvent } from "react";
-import type { GraphRow } from "@/lib/engine/build-graph";
+import type { PageRow } from "./page-row";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { isSideLeafKind } from "@/lib/engine/side-leaf";
 import { useSessionStoreApi } from "@/components/session/session-context";
@@ -21,7 +21,7 @@ const OWN_KEYS = "button, input, textarea, select, a, summary, [contenteditable]
 
 export interface GraphKeysInput {
   readonly nav: ReadonlyMap<string, NavEntry>;
-  readonly rows: ReadonlyMap<NodeId, GraphRow>;
+  readonly rows: ReadonlyMap<NodeId, PageRow>;
   readonly headId: NodeId | null;
   /** The card that draws a node: itself, or the capsule that folds it; null if undrawn. */
   readonly cardOf: (id: NodeId) => string | null;

@@ -16,7 +16,6 @@ import type { Upload } from "@/components/chat/upload-attachment";
 import { cardText } from "@/components/graph/card-text";
 import type { DrawNode } from "@/components/graph/draw-tree";
 import { turnNode } from "@/components/graph/flow-elements";
-import { slimRow } from "@/components/graph/slim-row";
 import { attachmentsLabel } from "@/components/graph/turn-card";
 import type { GraphRow, GraphView } from "@/lib/engine/build-graph";
 import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
@@ -315,7 +314,7 @@ describe("[R286] the graph's paperclip mark", () => {
   });
   const two = [ref("I1", "shot.png", "image/png"), ref("T1", "notes.txt")];
 
-  it("[R286] counts a node's files on its card, through the layout worker's slim rows", () => {
+  it("[R286] counts a node's files on its card", () => {
     // turnNode reads only HEAD of the view.
     const view = { headId: null } as unknown as GraphView;
     const card = (r: GraphRow) => {
@@ -333,8 +332,8 @@ describe("[R286] the graph's paperclip mark", () => {
       };
       return turnNode(draw, { x: 0, y: 0 }, { view, marks: null }).data.attachments;
     };
-    expect(card(slimRow(row("look", two)))).toBe(2);
-    expect(card(slimRow(row("look", [])))).toBe(0);
+    expect(card(row("look", two))).toBe(2);
+    expect(card(row("look", []))).toBe(0);
     expect(attachmentsLabel(2)).toBe("2 attachments");
     expect(attachmentsLabel(1)).toBe("1 attachment");
   });

@@ -16,7 +16,7 @@ import {
   type GraphSync,
   type ModelOptions,
 } from "@/components/graph/graph-model";
-import { slimRow } from "@/components/graph/slim-row";
+import { pageRow } from "@/components/graph/page-row";
 import { compacted, nid, TestLedger } from "./ledger";
 
 const FOLDED: ModelOptions = { expanded: new Set<NodeId>(), showRelics: false, reads: null };
@@ -66,7 +66,7 @@ const resetSync = (gen: number, l: TestLedger, head: string, summary?: string): 
   reads: null,
 });
 
-/** What the worker's model must equal: the in-place one, with the rows slimmed. */
+/** What the worker's model must equal: the in-place one, with the rows as the page holds them. */
 function expectModel(model: GraphModel | undefined, view: GraphView, opts: ModelOptions) {
   if (model === undefined) throw new Error("no model delivered");
   const want = modelOf(view, opts);
@@ -78,7 +78,7 @@ function expectModel(model: GraphModel | undefined, view: GraphView, opts: Model
   expect(sorted(model.cards)).toEqual(sorted(want.cards));
   expect(sorted(model.edges)).toEqual(sorted(want.edges));
   expect(sorted(model.nav)).toEqual(sorted(want.nav));
-  expect(sorted(model.rows)).toEqual(sorted(want.rows).map(slimRow));
+  expect(sorted(model.rows)).toEqual(sorted(new Map(view.nodes.map((r) => [r.id, pageRow(r)]))));
 }
 
 afterEach(() => {
@@ -141,7 +141,8 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(client.nodesSent).toBe(l.nodes.length + 1);
     const last = worker.replies.at(-1) as GraphPatch;
     expect(last.cards.upserts.map((c) => c.id)).toEqual(["u300"]);
-    expect(last.rows.upserts.map((r) => r.id)).toEqual(["u300"]);
+    // A new label changes the card, not the row (the row does not carry the node's text).
+    expect(last.rows.upserts).toEqual([]);
     expect(last.cards.removed).toEqual([]);
     expectModel(shown.at(-1), l.graph("u300"), FOLDED);
   });
@@ -286,7 +287,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(reply.cards.upserts).toEqual(layoutGraph(l.graph("a3", "S"), FOLDED).nodes);
   });
 
-  it("[R138] rows come back slimmed: the card's first line, no reads, no tool arguments", () => {
+  it("[R138] rows come back without their nodes: no text, reads, metadata or time (the store has them)", () => {
     const l = new TestLedger()
       .add("u1", "R", { content: `${"long ".repeat(5000)}\nmore` })
       .add("a1", "u1", {
@@ -297,11 +298,17 @@ describe("[R138] the graph built in the worker from what changed", () => {
     const reply = new GraphBuilder().answer(resetSync(1, l, "a1"));
     if ("error" in reply) throw new Error(reply.error);
     const byId = new Map(reply.rows.upserts.map((r) => [r.id, r]));
-    expect(byId.get(nid("u1"))?.content.length).toBeLessThanOrEqual(90);
-    expect(byId.get(nid("a1"))?.reads).toEqual([]);
-    expect(byId.get(nid("a1"))?.metadata.tool_calls).toEqual([
-      { id: "c1", name: "search", arguments: "" },
-    ]);
-    expect(JSON.stringify(reply.rows).length).toBeLessThan(3000);
+    expect(Object.keys(byId.get(nid("u1")) ?? {})).not.toContain("content");
+    for (const row of byId.values()) {
+      expect(row).not.toHaveProperty("content");
+      expect(row).not.toHaveProperty("reads");
+      expect(row).not.toHaveProperty("metadata");
+      expect(row).not.toHaveProperty("createdAt");
+    }
+    expect(byId.get(nid("a1"))).toMatchObject({ kind: "assistant", onHeadSpine: true });
+    // The card still says what the node is: its first line, its tool call's name.
+    const card = reply.cards.upserts.find((c) => c.id === "a1");
+    expect(card?.type === "turn" ? card.data.text : null).toContain("search");
+    expect(JSON.stringify(reply.rows).length).toBeLessThan(600);
   });
 });
