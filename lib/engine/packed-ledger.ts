@@ -82,6 +82,12 @@ const NO_READS: readonly NodeId[] = Object.freeze([]);
 
 const isEmpty = (o: object) => Object.keys(o).length === 0;
 
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Whether `value - from` added back to `from` gives `value` exactly. */
+const isExactStep = (value: number, from: number) =>
+  Number.isSafeInteger(value) && !Object.is(value, -0) && Number.isSafeInteger(value - from);
+
 /** A timestamp in ms when `iso` is exactly what `toISOString` writes for it; else null. */
 function exactTime(iso: string): number | null {
   const ms = Date.parse(iso);
@@ -106,7 +112,7 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
   const whole: [number, WireNode][] = [];
   let lastSeq = 0;
   let lastTime = 0;
-  let lastCreatedAt = "";
+  let lastCreatedAt: string | null = null;
   nodes.forEach((node, at) => {
     const predAt = node.predecessorId === null ? -1 : position.get(node.predecessorId);
     // Nodes written in one millisecond share a timestamp: it is checked once.
@@ -120,7 +126,13 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
       ms !== null &&
       LETTER_OF_KIND.has(node.kind) &&
       LETTER_OF_STATUS.has(node.status) &&
-      LETTER_OF_PARTIAL.has(node.partial ?? "whole");
+      LETTER_OF_PARTIAL.has(node.partial ?? "whole") &&
+      (node.partial !== undefined || !("partial" in node)) &&
+      // Differences add back up exactly only between safe integers.
+      isExactStep(node.seq, lastSeq) &&
+      isExactStep(ms, lastTime) &&
+      // The page's payload sends a long string as UTF-8, where a lone surrogate cannot be.
+      !LONE_SURROGATE.test(node.content);
     if (!fits) {
       whole.push([at, node]);
       return;

@@ -16,11 +16,15 @@ const PARTIALS: readonly (WirePartial | undefined)[] = [undefined, "reads", "ske
 const nodeShape = fc.record({
   id: fc.oneof(fc.stringMatching(/^[0-9A-Z]{1,4}$/), fc.constant("a,b"), fc.constant("")),
   pred: fc.oneof(fc.constant(-1), fc.nat(), fc.constant(-2)),
-  seq: fc.integer({ min: 0, max: 1_000_000 }),
+  seq: fc.oneof(
+    fc.integer({ min: 0, max: 1_000_000 }),
+    fc.constantFrom(2 ** 53 + 2, 2 ** 60, -0, Number.NaN),
+  ),
   kind: fc.oneof(fc.constantFrom(...KINDS), fc.constant("mystery")),
   status: fc.constantFrom(...STATUSES),
   partial: fc.constantFrom(...PARTIALS),
-  content: fc.string(),
+  // Any UTF-16 code units: lone surrogates too (a label cut inside an emoji).
+  content: fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.constant("\ud83d")),
   session: fc.constantFrom("S1", "S1", "S1", "S2"),
   caller: fc.option(fc.constantFrom("c1", "c2")),
   metadata: fc.oneof(
@@ -32,7 +36,9 @@ const nodeShape = fc.record({
   tokenCount: fc.nat(),
   time: fc.oneof(
     fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms).toISOString()),
+    fc.constantFrom(-8.64e15, 8.64e15).map((ms) => new Date(ms).toISOString()),
     fc.constant("2026-12-01T00:00:00Z"),
+    fc.constant(""),
     fc.constant("not a date"),
   ),
 });
@@ -78,9 +84,12 @@ describe("the session page's ledger in columns", () => {
       fc.property(fc.array(nodeShape, { maxLength: 40 }), (shapes) => {
         const nodes = toNodes(shapes);
         const packed = packLedger(S1, nodes);
-        // The page's props travel as JSON.
+        expect(unpackLedger(packed)).toStrictEqual(nodes);
+        // As the page's props travel (as JSON here): what the trip keeps, the columns keep.
         const travelled = JSON.parse(JSON.stringify(packed)) as typeof packed;
-        expect(unpackLedger(travelled)).toEqual(nodes);
+        expect(unpackLedger(travelled)).toStrictEqual(JSON.parse(JSON.stringify(nodes)));
+        // A long string travels as UTF-8 in the page's payload: the column must survive it.
+        expect(/\p{Cs}/u.test(packed.content)).toBe(false);
       }),
       { numRuns: 300 },
     );
