@@ -23,6 +23,18 @@ export const LABEL_MAX_CHARS = 90;
 const LABEL_LINES = 20;
 
 /**
+ * `line` cut to at most `max` characters with `…` — never between the two halves of a
+ * character outside the BMP (an emoji): half a character is not text, and the page's payload
+ * would turn it into U+FFFD.
+ */
+function cut(line: string, max: number): string {
+  const end = max - 1;
+  const last = line.charCodeAt(end - 1);
+  const inPair = last >= 0xd800 && last <= 0xdbff;
+  return `${line.slice(0, inPair ? end - 1 : end)}…`;
+}
+
+/**
  * The first non-empty line of `text` (within its first 20 lines), cut to `max` with `…`.
  * Reads only as far as that line (a long reply is not split whole for its label).
  * Idempotent: a label is its own label.
@@ -39,7 +51,7 @@ export function firstLine(text: string, max = LABEL_MAX_CHARS): string {
     if (end < 0) break;
     start = end + 1;
   }
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return line.length > max ? cut(line, max) : line;
 }
 
 /**
@@ -63,7 +75,7 @@ export function firstLineOfPrefix(
       continue;
     }
     // A cut line longer than the label is cut at the same place whatever follows it.
-    return trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : undefined;
+    return trimmed.length > max ? cut(trimmed, max) : undefined;
   }
   // Twenty blank lines: the label is empty whatever follows.
   return "";

@@ -29,6 +29,14 @@ describe("wire shapes (docs/big-sessions.md)", () => {
     expect(firstLine("x".repeat(90))).toBe("x".repeat(90));
     expect(firstLine(`${"\n".repeat(20)}too deep`)).toBe("");
     expect(firstLine("")).toBe("");
+    // Never half an emoji: the cut backs off before a pair it would split.
+    const emoji = "😀";
+    const cutInside = `${"x".repeat(LABEL_MAX_CHARS - 2)}${emoji}${"y".repeat(20)}`;
+    expect(firstLine(cutInside)).toBe(`${"x".repeat(LABEL_MAX_CHARS - 2)}…`);
+    expect(/\p{Cs}/u.test(firstLine(cutInside))).toBe(false);
+    const cutAfter = `${"x".repeat(LABEL_MAX_CHARS - 3)}${emoji}${"y".repeat(20)}`;
+    expect(firstLine(cutAfter)).toBe(`${"x".repeat(LABEL_MAX_CHARS - 3)}${emoji}…`);
+    expect(firstLineOfPrefix(cutInside, false)).toBe(firstLine(cutInside));
   });
 
   it("[R113] a label read from a prefix is the whole text's, or undecided", () => {
