@@ -129,13 +129,20 @@ function patch<T>(
   key: (item: T) => string,
   reset: boolean,
 ): Patch<T> {
+  if (reset) {
+    // Everything is new: the page drops what it held on a reset, so nothing is "removed".
+    held.clear();
+    const upserts = [...next];
+    for (const item of upserts) held.set(key(item), item);
+    return { upserts, removed: [] };
+  }
   const upserts: T[] = [];
   const seen = new Set<string>();
   for (const item of next) {
     const id = key(item);
     seen.add(id);
     const before = held.get(id);
-    if (reset || before === undefined || !samePlain(before, item)) {
+    if (before === undefined || !samePlain(before, item)) {
       upserts.push(item);
       held.set(id, item);
     }
