@@ -4,6 +4,8 @@ import { useState, type FormEvent } from "react";
 import type { ApiKeyInfo } from "@/lib/engine/types";
 import { LocalTime } from "@/components/ui/local-time";
 import { errorOf } from "@/components/ui/api-error";
+import { readAnswer } from "@/components/ui/read-answer";
+import { apiKeyCreatedSchema } from "@/lib/http/answers";
 import { cx } from "@/components/ui/cx";
 import styles from "./account.module.css";
 
@@ -27,7 +29,7 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
       setError(await errorOf(res, "The key could not be created."));
       return;
     }
-    const body = (await res.json()) as ApiKeyInfo & { key: string };
+    const body = await readAnswer(res, apiKeyCreatedSchema);
     setFresh({ name: body.name, key: body.key });
     setKeys((k) => [
       {

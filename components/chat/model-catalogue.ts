@@ -1,7 +1,8 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import type { ModelEntry, ModelsAnswer } from "@/lib/http/schemas";
+import { modelsAnswerSchema, type ModelEntry, type ModelsAnswer } from "@/lib/http/schemas";
+import { readAnswer } from "@/components/ui/read-answer";
 
 /**
  * `GET /api/models`, asked once per page and shared by the model picker and the replies'
@@ -29,7 +30,7 @@ export function loadModels(): void {
   fetch("/api/models")
     .then(async (r) => {
       if (!r.ok) throw new Error(`The models could not be listed (${r.status}).`);
-      set({ status: "ready", answer: (await r.json()) as ModelsAnswer });
+      set({ status: "ready", answer: await readAnswer(r, modelsAnswerSchema) });
     })
     .catch((e: unknown) =>
       set({

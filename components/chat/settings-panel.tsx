@@ -5,12 +5,8 @@ import { updateSessionAction } from "@/app/s/[id]/actions";
 import { useSession } from "@/components/session/session-context";
 import { PolicyField } from "@/components/session/policy-field";
 import type { SummaryPolicy } from "@/lib/engine/types";
+import { loadModels, useModels } from "./model-catalogue";
 import styles from "./settings-panel.module.css";
-
-interface ModelsAnswer {
-  readonly models: readonly { id: string }[];
-  readonly error: string | null;
-}
 
 /**
  * Per-session settings (meta.settings): model, window, kept tail, auto-compaction, how
@@ -34,7 +30,7 @@ export function SettingsPanel({
   const defaults = useSession((s) => s.model);
   const settings = session.meta.settings ?? {};
   const [open, setOpen] = useState(false);
-  const [models, setModels] = useState<ModelsAnswer | null>(null);
+  const catalogue = useModels();
   const [model, setModel] = useState(settings.model ?? "");
   const [window, setWindow] = useState(settings.contextWindow?.toString() ?? "");
   const [keep, setKeep] = useState(settings.keepRecentTokens?.toString() ?? "");
@@ -43,13 +39,18 @@ export function SettingsPanel({
   const [vision, setVision] = useState(toolsChoice(settings.vision));
   const [policy, setPolicy] = useState<SummaryPolicy>(settings.policy ?? "rolling-single");
 
+  // The page's one catalogue (shared with the model picker); a failed list is asked again
+  // each time the panel opens.
   useEffect(() => {
-    if (!open || models) return;
-    fetch("/api/models")
-      .then((r) => r.json() as Promise<ModelsAnswer>)
-      .then(setModels)
-      .catch(() => setModels({ models: [], error: "Could not list models." }));
-  }, [open, models]);
+    if (open) loadModels();
+  }, [open]);
+  const models = catalogue.status === "ready" ? catalogue.answer.models : [];
+  const modelsError =
+    catalogue.status === "failed"
+      ? catalogue.error
+      : catalogue.status === "ready"
+        ? catalogue.answer.error
+        : null;
 
   // Re-read the session's settings each time the panel opens (a /model may have changed them).
   const openPanel = () => {
@@ -112,14 +113,14 @@ export function SettingsPanel({
               placeholder={`${defaults.label} (default)`}
             />
             <datalist id="spindle-models">
-              {models?.models.map((m) => (
+              {models.map((m) => (
                 <option key={m.id} value={m.id} />
               ))}
             </datalist>
           </label>
-          {models?.error && (
+          {modelsError && (
             <p className={styles.error} role="alert">
-              {models.error}
+              {modelsError}
             </p>
           )}
           <TokenField

@@ -1,4 +1,6 @@
 import type { AttachmentRef } from "@/lib/engine/types";
+import { attachmentSchema } from "@/lib/http/schemas";
+import { errorSchema } from "@/lib/http/answers";
 
 /**
  * Uploads one file to a session (`POST /api/sessions/:id/attachments`, field `file`),
@@ -17,14 +19,19 @@ export function attachmentUrl(sessionId: string, attachmentId: string): string {
 }
 
 function messageOf(xhr: XMLHttpRequest): string {
+  const body = errorSchema.safeParse(jsonOf(xhr.responseText));
+  return body.success && body.data.error.message !== ""
+    ? body.data.error.message
+    : `The upload failed (${xhr.status}).`;
+}
+
+/** The parsed text, or undefined when it is not JSON (a proxy's page). */
+function jsonOf(text: string): unknown {
   try {
-    const body = JSON.parse(xhr.responseText) as { error?: { message?: unknown } } | null;
-    const message = body?.error?.message;
-    if (typeof message === "string" && message !== "") return message;
+    return JSON.parse(text);
   } catch {
-    // Not JSON (a proxy's page): the status says enough.
+    return undefined;
   }
-  return `The upload failed (${xhr.status}).`;
 }
 
 /**
@@ -43,11 +50,9 @@ export function uploaderFor(sessionId: string): Upload {
       xhr.upload.onprogress = (e) => onProgress(e.loaded);
       xhr.onload = () => {
         if (xhr.status === 201) {
-          try {
-            resolve(JSON.parse(xhr.responseText) as AttachmentRef);
-          } catch {
-            reject(new Error("The server's answer to the upload could not be read."));
-          }
+          const stored = attachmentSchema.safeParse(jsonOf(xhr.responseText));
+          if (stored.success) resolve(stored.data);
+          else reject(new Error("The server's answer to the upload could not be read."));
         } else reject(new Error(messageOf(xhr)));
       };
       xhr.onerror = () => reject(new Error("The upload failed: the server could not be reached."));

@@ -4,7 +4,8 @@ import { useMemo, useRef } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import { selectHeadView, useSessionStoreApi } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
-import { auditCreatedSchema, auditListSchema } from "@/lib/http/answers";
+import { auditCreatedSchema, auditListSchema, sessionBodySchema } from "@/lib/http/answers";
+import { readAnswer } from "@/components/ui/read-answer";
 import { landBranchDeleted } from "@/components/session/land-delete";
 import { versionTip, versionsBelow } from "@/components/session/versions";
 import { readTurnStream } from "./sse-client";
@@ -167,7 +168,7 @@ export function useSessionActions() {
 
     const refreshSession = async () => {
       const res = await fetch(sessionUrl());
-      if (res.ok) store.getState().setSession((await res.json()) as SessionState["session"]);
+      if (res.ok) store.getState().setSession(await readAnswer(res, sessionBodySchema));
     };
 
     return {

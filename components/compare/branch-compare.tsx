@@ -8,6 +8,8 @@ import { useSession, useSessionStoreApi } from "@/components/session/session-con
 import { versionTitle, versionsBelow } from "@/components/session/versions";
 import type { SessionState } from "@/components/session/session-store";
 import { errorOf } from "@/components/ui/api-error";
+import { readAnswer } from "@/components/ui/read-answer";
+import { comparisonSchema } from "@/lib/http/answers";
 import { CompareView, type CompareColumn } from "./compare-view";
 import styles from "./compare.module.css";
 
@@ -30,7 +32,7 @@ async function fetchComparison(
   const query = new URLSearchParams({ a, b });
   const res = await fetch(`/api/sessions/${sessionId}/compare?${query}`, { signal });
   if (!res.ok) throw new Error(await errorOf(res, `Could not compare (${res.status}).`));
-  return (await res.json()) as BranchComparison<WireNode>;
+  return readAnswer(res, comparisonSchema);
 }
 
 /**

@@ -4,7 +4,9 @@ import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import type { ChatGptImportResult } from "@/lib/http/schemas";
 import { detectImportFile } from "./import-file";
-import { UploadStopped, uploadChatGpt } from "./upload";
+import { UploadStopped, errorBodyOf, uploadChatGpt } from "./upload";
+import { sessionSchema } from "@/lib/http/answers";
+import { readAnswer } from "@/components/ui/read-answer";
 import styles from "./import.module.css";
 
 type Phase =
@@ -23,14 +25,10 @@ async function importLedger(
   fileName: string,
 ): Promise<ChatGptImportResult> {
   const res = await post("/api/import", text);
-  const body = (await res.json().catch(() => ({}))) as {
-    id?: string;
-    title?: string;
-    error?: { code: string; message: string };
-  };
-  if (res.ok && body.id) {
+  if (res.ok) {
+    const session = await readAnswer(res, sessionSchema);
     return {
-      imported: [{ index: 0, sessionId: body.id, title: body.title ?? "Imported chat", nodes }],
+      imported: [{ index: 0, sessionId: session.id, title: session.title, nodes }],
       failed: [],
     };
   }
@@ -40,7 +38,7 @@ async function importLedger(
       {
         index: 0,
         title: fileName,
-        error: body.error ?? { code: "http_error", message: `The server answered ${res.status}.` },
+        error: await errorBodyOf(res),
       },
     ],
   };

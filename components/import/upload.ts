@@ -1,4 +1,6 @@
-import type { ChatGptImportResult } from "@/lib/http/schemas";
+import { chatGptImportResultSchema, type ChatGptImportResult } from "@/lib/http/schemas";
+import { errorSchema } from "@/lib/http/answers";
+import { readAnswer } from "@/components/ui/read-answer";
 import { batchBody, batches, titleOf, type Batch } from "./import-file";
 
 /** The network and the clock, passed in (tests give fakes). */
@@ -15,18 +17,12 @@ export const BATCH_BYTES = 8 * 1024 * 1024;
 /** `import_busy` (another import is being written): tries before giving up. */
 const BUSY_TRIES = 5;
 
-type ErrorBody = { code: string; message: string };
-
-async function errorOf(res: Response): Promise<ErrorBody> {
-  try {
-    const body = (await res.json()) as { error?: Partial<ErrorBody> };
-    return {
-      code: body.error?.code ?? "http_error",
-      message: body.error?.message ?? `The server answered ${res.status}.`,
-    };
-  } catch {
-    return { code: "http_error", message: `The server answered ${res.status}.` };
-  }
+/** The refusal's `{code, message}`, or `http_error` when the body is not the API's error. */
+export async function errorBodyOf(res: Response): Promise<{ code: string; message: string }> {
+  const body = errorSchema.safeParse(await res.json().catch(() => null));
+  return body.success
+    ? body.data.error
+    : { code: "http_error", message: `The server answered ${res.status}.` };
 }
 
 /** Thrown when the import cannot go on at all (signed out, server down). */
@@ -64,7 +60,12 @@ export async function uploadChatGpt(
       throw new UploadStopped(`The server could not be reached (${String(e)}).`, result);
     }
     if (res.ok) {
-      const part = (await res.json()) as ChatGptImportResult;
+      let part: ChatGptImportResult;
+      try {
+        part = await readAnswer(res, chatGptImportResultSchema);
+      } catch (e) {
+        throw new UploadStopped((e as Error).message, result);
+      }
       const at = (i: number) => batch.indices[i] ?? i;
       for (const x of part.imported) result.imported.push({ ...x, index: at(x.index) });
       for (const x of part.failed) result.failed.push({ ...x, index: at(x.index) });
@@ -76,9 +77,9 @@ export async function uploadChatGpt(
     } else if (res.status === 400 || res.status === 413) {
       const index = batch.indices[0] ?? 0;
       const title = titleOf(conversations[index]);
-      result.failed.push({ index, title, error: await errorOf(res) });
+      result.failed.push({ index, title, error: await errorBodyOf(res) });
     } else {
-      throw new UploadStopped((await errorOf(res)).message, result);
+      throw new UploadStopped((await errorBodyOf(res)).message, result);
     }
     done += batch.parts.length;
     deps.onProgress?.(done, total);

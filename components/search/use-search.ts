@@ -1,7 +1,10 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import type { SearchHit, SearchPage } from "@/lib/search/search-hit";
+import type { SearchHit } from "@/lib/search/search-hit";
+import { searchPageSchema } from "@/lib/http/answers";
+import { errorOf } from "@/components/ui/api-error";
+import { readAnswer } from "@/components/ui/read-answer";
 
 /** How long typing must pause before a query is sent. */
 export const SEARCH_DEBOUNCE_MS = 200;
@@ -30,13 +33,8 @@ async function fetchPage(query: string, cursor: string | null, signal?: AbortSig
     signal: signal ?? null,
     headers: { accept: "application/json" },
   });
-  const body = (await res.json().catch(() => null)) as
-    (SearchPage & { error?: undefined }) | { error?: { message?: string } } | null;
-  if (!res.ok || body === null || !("results" in body)) {
-    const message = body && "error" in body ? body.error?.message : undefined;
-    throw new Error(message ?? `Search failed (${res.status}).`);
-  }
-  return body;
+  if (!res.ok) throw new Error(await errorOf(res, `Search failed (${res.status}).`));
+  return readAnswer(res, searchPageSchema);
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import type { WireNode } from "@/lib/engine/wire-node";
+import type { z } from "zod";
+import { nodesPageSchema, sessionBodySchema } from "@/lib/http/answers";
+import { readAnswer } from "@/components/ui/read-answer";
 
 /** One page of `GET /api/sessions/:id/nodes` (docs/big-sessions.md). */
 export interface NodePage {
@@ -31,23 +34,25 @@ export const MAX_IDS = 500;
 /** Catch-up page size: large enough that a normal catch-up is one request. */
 const PAGE = 2000;
 
-async function read<T>(url: string): Promise<T> {
+async function read<S extends z.ZodType>(url: string, schema: S): Promise<z.output<S>> {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`Request failed (${res.status}).`);
-  return (await res.json()) as T;
+  return readAnswer(res, schema);
 }
 
 export function httpNodeSource(sessionId: string): NodeSource {
   const base = `/api/sessions/${encodeURIComponent(sessionId)}`;
   return {
-    session: () => read<SessionRecord>(base),
+    session: () => read(base, sessionBodySchema),
     after: (afterSeq) =>
-      read<NodePage>(`${base}/nodes?afterSeq=${afterSeq}&limit=${PAGE}&view=lean`),
+      read(`${base}/nodes?afterSeq=${afterSeq}&limit=${PAGE}&view=lean`, nodesPageSchema),
     skeleton: (afterSeq) =>
-      read<NodePage>(
+      read(
         `${base}/nodes?${afterSeq >= 0 ? `afterSeq=${afterSeq}&` : ""}limit=${PAGE}&view=skeleton`,
+        nodesPageSchema,
       ),
     byIds: async (ids) =>
-      (await read<NodePage>(`${base}/nodes?ids=${ids.map(encodeURIComponent).join(",")}`)).nodes,
+      (await read(`${base}/nodes?ids=${ids.map(encodeURIComponent).join(",")}`, nodesPageSchema))
+        .nodes,
   };
 }

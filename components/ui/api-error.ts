@@ -1,7 +1,4 @@
-/** The error body every API route answers with (docs/api.md). */
-interface ApiError {
-  readonly error?: { readonly code?: string; readonly message?: string };
-}
+import { errorSchema } from "@/lib/http/answers";
 
 /**
  * The message of a failed API answer (`{ error: { message } }`), or `fallback` when the
@@ -10,9 +7,8 @@ interface ApiError {
 export async function errorOf(res: Response, fallback?: string): Promise<string> {
   const otherwise = fallback ?? `Request failed (${res.status}).`;
   try {
-    const body = (await res.json()) as ApiError | null;
-    const message = body?.error?.message;
-    return typeof message === "string" && message !== "" ? message : otherwise;
+    const body = errorSchema.safeParse(await res.json());
+    return body.success && body.data.error.message !== "" ? body.data.error.message : otherwise;
   } catch {
     return otherwise;
   }

@@ -16,6 +16,7 @@ import type {
   SessionMeta,
   SessionRecord,
 } from "../engine/types";
+import type { NodeId, SessionId, Tokens } from "../engine/ids";
 import type { LedgerFile } from "../portability/ledger-file";
 import type { SearchHit, SearchPage } from "../search/search-hit";
 import type { SessionPage } from "../store/session-rows";
@@ -25,7 +26,7 @@ import {
   attachmentSchema,
   chatGptImportResultSchema,
   modelsAnswerSchema,
-  sessionSettingsSchema,
+  storedSettingsSchema,
   summaryAuditSchema,
 } from "./schemas";
 
@@ -75,14 +76,26 @@ const named = <S extends z.ZodType>(id: string, schema: S): S => {
 };
 
 // Answers defined beside their requests (lib/http/schemas.ts), named here.
-named("Settings", sessionSettingsSchema);
+named("Settings", storedSettingsSchema);
 named("Models", modelsAnswerSchema);
 named("Attachment", attachmentSchema);
 named("ChatGptImportResult", chatGptImportResultSchema);
 
+/**
+ * `schema`, whose output carries the engine's brand `B` (lib/engine/ids.ts): zod's own
+ * `.brand()` is this same compile-time-only narrowing, but with zod's brand symbol, which
+ * the engine (importing nothing) cannot name. Nothing changes at run time or in the
+ * OpenAPI document; a client that parses an answer gets `NodeId`s, not bare strings.
+ */
+const branded =
+  <B>() =>
+  <S extends z.ZodType>(schema: S) =>
+    schema as S & z.ZodType<B & z.output<S>, z.input<S>>;
+
 const isoTime = () => z.string().meta({ format: "date-time" });
-const nodeId = () => z.string().describe("A node id (ULID)");
-const sessionId = () => z.string();
+const nodeId = () => branded<NodeId>()(z.string().describe("A node id (ULID)"));
+const sessionId = () => branded<SessionId>()(z.string());
+const tokenCount = () => branded<Tokens>()(z.number().int());
 
 /** `{error: {code, message}}`: every refusal. */
 export const errorSchema = named(
@@ -97,8 +110,8 @@ export const healthSchema = named(
       ok: z.boolean(),
       db: z.enum(["sqlite", "postgresql"]),
       migrations: z.enum(["up to date", "pending", "unknown"]),
-      model: z.enum(["offline", "openai-compatible"]).optional(),
-      modelLabel: z.string().optional(),
+      model: z.enum(["offline", "openai-compatible"]).exactOptional(),
+      modelLabel: z.string().exactOptional(),
     })
     .describe(
       "`model` and `modelLabel` only for a signed-in caller (a cookie or a key); anyone else learns liveness, the database kind and the migration state.",
@@ -131,21 +144,21 @@ const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z
 const nodeMetadataSchema = describes<NodeMetadata>()(
   z
     .looseObject({
-      covers_ids: z.array(nodeId()).optional(),
-      covers_summaries: z.boolean().optional(),
-      model: z.string().optional(),
-      finish_reason: z.string().optional(),
-      tool_calls: z.array(toolCallSchema).optional(),
-      tool_call_id: z.string().optional(),
+      covers_ids: z.array(nodeId()).exactOptional(),
+      covers_summaries: z.boolean().exactOptional(),
+      model: z.string().exactOptional(),
+      finish_reason: z.string().exactOptional(),
+      tool_calls: z.array(toolCallSchema).exactOptional(),
+      tool_call_id: z.string().exactOptional(),
       usage: z
         .object({
           promptTokens: z.number().int(),
           completionTokens: z.number().int(),
-          cachedTokens: z.number().int().optional(),
+          cachedTokens: z.number().int().exactOptional(),
         })
-        .optional(),
-      error: z.object({ code: z.string(), message: z.string() }).optional(),
-      attachments: z.array(attachmentSchema.required({ tokens: true })).optional(),
+        .exactOptional(),
+      error: z.object({ code: z.string(), message: z.string() }).exactOptional(),
+      attachments: z.array(attachmentSchema.required({ tokens: true })).exactOptional(),
     })
     .describe(
       "covers_ids on summaries; model, finish_reason, usage, tool_calls, error, attachments; other keys as the engine wrote them",
@@ -163,7 +176,7 @@ const nodeFields = {
   callerId: nodeId().nullable(),
   metadata: nodeMetadataSchema,
   reads: z.array(nodeId()).describe("Provenance: ids that entered the prompt, in order"),
-  tokenCount: z.number().int(),
+  tokenCount: tokenCount(),
   createdAt: isoTime(),
 };
 
@@ -178,7 +191,7 @@ export const wireNodeSchema = named(
       ...nodeFields,
       partial: z
         .enum(["reads", "skeleton"])
-        .optional()
+        .exactOptional()
         .describe(
           "Absent on a full node. reads: reads left out ([]); skeleton: content is the card label (first non-empty line, ≤ 90 characters), no reads, tool-call arguments emptied",
         ),
@@ -188,20 +201,23 @@ export const wireNodeSchema = named(
 
 const sessionMetaSchema = describes<SessionMeta>()(
   z.looseObject({
-    _last_summary_id: nodeId().optional(),
-    _last_summary_text: z.string().optional(),
-    _active_summary_ids: z.array(nodeId()).optional(),
-    settings: sessionSettingsSchema.optional(),
-    policy: z.enum(SUMMARY_POLICIES).optional().describe("The older spelling of settings.policy"),
+    _last_summary_id: nodeId().exactOptional(),
+    _last_summary_text: z.string().exactOptional(),
+    _active_summary_ids: z.array(nodeId()).exactOptional(),
+    settings: storedSettingsSchema.exactOptional(),
+    policy: z
+      .enum(SUMMARY_POLICIES)
+      .exactOptional()
+      .describe("The older spelling of settings.policy"),
     titleSource: z
       .enum(["user", "auto"])
-      .optional()
+      .exactOptional()
       .describe(
         "Who chose the title; absent while the session is untitled (an automatic title is written only then)",
       ),
     forkedFrom: z
       .object({ sessionId: sessionId(), nodeId: nodeId() })
-      .optional()
+      .exactOptional()
       .describe("Sessions made by POST /api/sessions/{id}/fork: the branch tip copied"),
   }),
 );
@@ -228,7 +244,7 @@ const activeSummaryIds = () =>
 export const sessionSchema = named(
   "Session",
   describes<SessionRecord & { readonly activeSummaryIds?: SessionBody["activeSummaryIds"] }>()(
-    z.object({ ...sessionFields, activeSummaryIds: activeSummaryIds().optional() }),
+    z.object({ ...sessionFields, activeSummaryIds: activeSummaryIds().exactOptional() }),
   ),
 );
 
@@ -324,7 +340,7 @@ const searchHitSchema = named(
             ),
           attachment: z
             .object({ id: z.string(), name: z.string() })
-            .optional()
+            .exactOptional()
             .describe(
               "Present when the match is in one of the message's text attachments (a text file, or a PDF's text): the snippet is cut from that file, its name first",
             ),
@@ -367,8 +383,8 @@ export const contextSchema = named(
           role: z.enum(["system", "user", "assistant", "tool"]),
           content: z.string(),
           tokenCount: z.number().int().describe("Tokens of content as sent"),
-          toolCalls: z.array(toolCallSchema).optional(),
-          toolCallId: z.string().optional(),
+          toolCalls: z.array(toolCallSchema).exactOptional(),
+          toolCallId: z.string().exactOptional(),
         }),
       ),
     }),
@@ -389,10 +405,13 @@ const graphRowSchema = named(
       childCount: z.number().int().describe("Branch children (alternatives)"),
       siblingIndex: z.number().int().describe("Position among the predecessor's branch children"),
       siblingCount: z.number().int(),
-      covers_ids: z.array(nodeId()).optional().describe("Capsule rows: what the capsule folds"),
-      nestedIn: nodeId().optional().describe("A nested summary: the capsule that folds it"),
-      superseded_summary: z.literal(true).optional(),
-      tokensSaved: z.number().int().optional().describe("Capsule rows: prompt tokens saved"),
+      covers_ids: z
+        .array(nodeId())
+        .exactOptional()
+        .describe("Capsule rows: what the capsule folds"),
+      nestedIn: nodeId().exactOptional().describe("A nested summary: the capsule that folds it"),
+      superseded_summary: z.literal(true).exactOptional(),
+      tokensSaved: z.number().int().exactOptional().describe("Capsule rows: prompt tokens saved"),
     }),
   ),
 );
@@ -432,7 +451,7 @@ const turnFields = {
   reply: nodeSchema,
   replies: z
     .array(nodeSchema)
-    .optional()
+    .exactOptional()
     .describe("A turn of several models: every reply, in the order of `models`"),
 };
 
@@ -446,8 +465,8 @@ export const turnFailureSchema = named(
   "TurnFailure",
   z.object({
     error: errorSchema.shape.error,
-    user: turnFields.user.optional(),
-    reply: nodeSchema.optional(),
+    user: turnFields.user.exactOptional(),
+    reply: nodeSchema.exactOptional(),
     replies: turnFields.replies,
   }),
 );
@@ -455,7 +474,7 @@ export const turnFailureSchema = named(
 export const replayResultSchema = named("ReplayResult", z.object({ reply: nodeSchema }));
 export const replayFailureSchema = named(
   "ReplayFailure",
-  z.object({ error: errorSchema.shape.error, reply: nodeSchema.optional() }),
+  z.object({ error: errorSchema.shape.error, reply: nodeSchema.exactOptional() }),
 );
 
 export const compactResultSchema = named(
@@ -468,7 +487,7 @@ export const compactResultSchema = named(
       tokensBefore: z.number().int(),
       tokensAfter: z.number().int(),
       nestedSummary: nodeSchema
-        .optional()
+        .exactOptional()
         .describe("nested: the summary of summaries this compaction also wrote"),
     }),
   ),
@@ -497,7 +516,7 @@ export const ledgerExportSchema = named(
       nodes: z.array(nodeSchema),
       blobs: z
         .array(z.object({ sha256: z.string(), size: z.number().int(), base64: z.string() }))
-        .optional()
+        .exactOptional()
         .describe("The attachments' bytes, once per SHA-256"),
     }),
   ),

@@ -20,43 +20,55 @@ const text = () =>
  */
 const modelName = () => text().trim().min(1, "Name a model.").max(200);
 
+/** Each per-session setting's value (meta.settings), written once for the two views below. */
+const settingFields = {
+  model: modelName(),
+  contextWindow: z
+    .number()
+    .int()
+    .min(256, "The context window must be at least 256 tokens.")
+    .max(10_000_000, "The context window can be at most 10,000,000 tokens."),
+  keepRecentTokens: z
+    .number()
+    .int()
+    .min(0, "Keep recent cannot be negative.")
+    .max(10_000_000, "Keep recent can be at most 10,000,000 tokens."),
+  autoCompact: z.boolean(),
+  tools: z.boolean(),
+  vision: z.boolean(),
+  toolRounds: z
+    .number()
+    .int()
+    .min(1, "At least one tool round.")
+    .max(32, "At most 32 tool rounds."),
+  // How compaction keeps its summaries (compaction.md §7); switching rewrites nothing.
+  policy: z.enum(SUMMARY_POLICIES, {
+    error: `The policy must be one of ${SUMMARY_POLICIES.join(", ")}.`,
+  }),
+};
+type SettingFields = typeof settingFields;
+
+/**
+ * The settings a request sets: every field optional, and null clears an override (the
+ * server-wide default applies again).
+ */
 export const sessionSettingsSchema = z
-  .object({
-    // null clears an override (the server-wide default applies again).
-    model: modelName().nullable().optional(),
-    contextWindow: z
-      .number()
-      .int()
-      .min(256, "The context window must be at least 256 tokens.")
-      .max(10_000_000, "The context window can be at most 10,000,000 tokens.")
-      .nullable()
-      .optional(),
-    keepRecentTokens: z
-      .number()
-      .int()
-      .min(0, "Keep recent cannot be negative.")
-      .max(10_000_000, "Keep recent can be at most 10,000,000 tokens.")
-      .nullable()
-      .optional(),
-    autoCompact: z.boolean().nullable().optional(),
-    tools: z.boolean().nullable().optional(),
-    vision: z.boolean().nullable().optional(),
-    toolRounds: z
-      .number()
-      .int()
-      .min(1, "At least one tool round.")
-      .max(32, "At most 32 tool rounds.")
-      .nullable()
-      .optional(),
-    // How compaction keeps its summaries (compaction.md §7); switching rewrites nothing.
-    policy: z
-      .enum(SUMMARY_POLICIES, {
-        error: `The policy must be one of ${SUMMARY_POLICIES.join(", ")}.`,
-      })
-      .nullable()
-      .optional(),
-  })
+  .object(
+    Object.fromEntries(
+      Object.entries(settingFields).map(([k, v]) => [k, v.nullable().optional()]),
+    ) as { [K in keyof SettingFields]: z.ZodOptional<z.ZodNullable<SettingFields[K]>> },
+  )
   .strict();
+
+/**
+ * The settings as stored and answered: the overrides a session has, never a null. Parsed in
+ * the browser, it gives the engine's `SessionSettings` exactly.
+ */
+export const storedSettingsSchema = z.object(
+  Object.fromEntries(Object.entries(settingFields).map(([k, v]) => [k, v.exactOptional()])) as {
+    [K in keyof SettingFields]: z.ZodExactOptional<SettingFields[K]>;
+  },
+);
 
 /** `POST /api/keys`: a new API key's name. */
 export const apiKeyCreateSchema = z.object({ name: z.string().trim().min(1).max(100) }).strict();
@@ -126,8 +138,8 @@ export const attachmentSchema = z.object({
   size: z.number().int(),
   sha256: z.string(),
   tokens: z.number().int().describe("What the file costs in a prompt"),
-  width: z.number().int().optional(),
-  height: z.number().int().optional(),
+  width: z.number().int().exactOptional(),
+  height: z.number().int().exactOptional(),
 });
 
 /**

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errorOf } from "@/components/ui/api-error";
+import { readAnswer } from "@/components/ui/read-answer";
+import { sessionBodySchema } from "@/lib/http/answers";
 
 const json = (body: unknown, status = 400) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -22,5 +24,37 @@ describe("a failed API answer's message for the page", () => {
     expect(await errorOf(new Response("", { status: 401 }), "That did not work (401).")).toBe(
       "That did not work (401).",
     );
+  });
+});
+
+describe("a successful API answer, parsed with the schema the server answers with", () => {
+  const session = {
+    id: "s1",
+    title: "A trip",
+    headId: "n2",
+    rootId: "n0",
+    meta: { settings: { model: "m", autoCompact: false }, custom: 1 },
+    createdAt: "2026-12-03T10:00:00.000Z",
+    updatedAt: "2026-12-03T10:00:01.000Z",
+    activeSummaryIds: [],
+  };
+
+  it("gives the answer's fields as sent", async () => {
+    expect(await readAnswer(json(session, 200), sessionBodySchema)).toEqual(session);
+  });
+
+  it("refuses a body of another shape, naming the first field that differs", async () => {
+    await expect(
+      readAnswer(json({ ...session, headId: 5 }, 200), sessionBodySchema),
+    ).rejects.toThrow(/not understood at headId/);
+    await expect(
+      readAnswer(json({ ...session, meta: { settings: { model: null } } }, 200), sessionBodySchema),
+    ).rejects.toThrow(/at meta\.settings\.model/);
+  });
+
+  it("says so when the body is not JSON (a proxy's page)", async () => {
+    await expect(
+      readAnswer(new Response("<html>", { status: 200 }), sessionBodySchema),
+    ).rejects.toThrow("The server's answer was not JSON (200).");
   });
 });
