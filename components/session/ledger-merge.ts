@@ -130,12 +130,32 @@ const EMPTY: Ledger = {
 
 /** The ledger of these copies (in any order; several copies of one node merge). */
 export function indexLedger(list: readonly WireNode[]): Ledger {
-  return (
-    mergeCopies(
-      EMPTY,
-      [...list].sort((a, b) => a.seq - b.seq),
-    )?.ledger ?? EMPTY
-  );
+  const sorted = [...list].sort((a, b) => a.seq - b.seq);
+  const ids = new Set(sorted.map((n) => n.id));
+  if (sorted.length === 0 || ids.size !== sorted.length) {
+    return mergeCopies(EMPTY, sorted)?.ledger ?? EMPTY;
+  }
+  // One copy of each node (a page's first ledger): the ledger merging them into nothing
+  // makes, with both maps built at once instead of a path copied per node — 100,000 nodes
+  // are indexed in a fraction of the time. Sorted by seq, each child list is in order.
+  const children = new Map<NodeId, NodeId[]>();
+  const live: Record<string, WireNode> = {};
+  let maxSeq = 0;
+  for (const n of sorted) {
+    maxSeq = Math.max(maxSeq, n.seq);
+    if (n.status === "streaming") live[n.id] = n;
+    if (n.predecessorId) {
+      const list = children.get(n.predecessorId);
+      if (list === undefined) children.set(n.predecessorId, [n.id]);
+      else list.push(n.id);
+    }
+  }
+  return {
+    nodes: PersistentMap.from(sorted.map((n) => [n.id, n] as const)),
+    children: PersistentMap.from(children),
+    live,
+    maxSeq,
+  };
 }
 
 /**

@@ -156,6 +156,27 @@ function forEachIn<V>(slot: Slot<V>, fn: (value: V, key: string) => void): void 
   else for (const s of slot.slots) forEachIn(s, fn);
 }
 
+/**
+ * The slot holding `leaves` (distinct keys, in the order they were first set) at `shift`:
+ * a leaf alone, a collision when every hash is equal, else a branch with one slot per
+ * `BITS` of hash in bit order — what {@link setIn} makes of them one by one.
+ */
+function built<V>(leaves: readonly Leaf<V>[], shift: number): Slot<V> {
+  const first = leaves[0] as Leaf<V>;
+  if (leaves.length === 1) return first;
+  if (leaves.every((l) => l.hash === first.hash)) return new Collision(first.hash, leaves);
+  const groups: Leaf<V>[][] = [];
+  let bitmap = 0;
+  for (const leaf of leaves) {
+    const at = (leaf.hash >>> shift) & MASK;
+    (groups[at] ??= []).push(leaf);
+    bitmap |= 1 << at;
+  }
+  const slots: Slot<V>[] = [];
+  for (const group of groups) if (group !== undefined) slots.push(built(group, shift + BITS));
+  return new Branch(bitmap, slots);
+}
+
 /** An immutable string-keyed map; see the module's comment. */
 export class PersistentMap<V> {
   private static readonly EMPTY = new PersistentMap<never>(undefined, 0);
@@ -170,10 +191,18 @@ export class PersistentMap<V> {
     return PersistentMap.EMPTY;
   }
 
+  /**
+   * The map of `entries` (a later entry of a key wins), built in one pass: the same trie
+   * that setting them one by one makes, without copying a path per entry — a page's first
+   * 100,000-node ledger is built in a fraction of the time and garbage.
+   */
   static from<V>(entries: Iterable<readonly [string, V]>): PersistentMap<V> {
-    let map = PersistentMap.empty<V>();
-    for (const [key, value] of entries) map = map.set(key, value);
-    return map;
+    const byKey = new Map<string, V>();
+    for (const [key, value] of entries) byKey.set(key, value);
+    if (byKey.size === 0) return PersistentMap.empty();
+    const leaves: Leaf<V>[] = [];
+    for (const [key, value] of byKey) leaves.push(new Leaf(key, hashKey(key), value));
+    return new PersistentMap(built(leaves, 0), leaves.length);
   }
 
   get(key: string): V | undefined {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import {
   appendDelta,
   indexLedger,
@@ -42,6 +43,38 @@ function walked(a: Ledger, b: Ledger): number {
 }
 
 describe("the ledger's merge rules, pure", () => {
+  it("[R289] a first ledger indexed at once is the ledger merging its nodes one by one makes", () => {
+    // A random tree in a random order: each node hangs under an earlier one, some stream.
+    const tree = fc
+      .array(fc.tuple(fc.nat(), fc.boolean(), fc.nat({ max: 3 })), { maxLength: 300 })
+      .chain((shape) =>
+        fc.shuffledSubarray(
+          shape.map(([parent, streaming], i) =>
+            wire(
+              `n${i}`,
+              i === 0 ? null : `n${parent % i}`,
+              // Steps of 0 give equal seqs: the order among them is the list's.
+              shape.slice(0, i + 1).reduce((sum, [, , d]) => sum + d, 0),
+              streaming ? { status: "streaming" } : {},
+            ),
+          ),
+          { minLength: shape.length, maxLength: shape.length },
+        ),
+      );
+    fc.assert(
+      fc.property(tree, fc.boolean(), (nodes, twice) => {
+        // A node listed twice takes the merging path; the result must still be the same.
+        const list = twice && nodes.length > 0 ? [...nodes, nodes[0] as WireNode] : nodes;
+        const merged = mergeCopies(
+          indexLedger([]),
+          [...list].sort((a, b) => a.seq - b.seq),
+        );
+        expect(indexLedger(list)).toStrictEqual(merged?.ledger ?? indexLedger([]));
+      }),
+      { numRuns: 80 },
+    );
+  });
+
   it("[R289] a new node is written into a 10,000-node ledger without copying it", () => {
     const before = indexLedger(chain(10_000));
     const change = mergeCopies(before, [wire("x", "n10000", 10_001)]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { diffMaps, hashKey, PersistentMap } from "@/components/session/persistent-map";
 
 /** A deterministic sequence of operations against a Map, the reference. */
@@ -74,6 +75,26 @@ describe("the persistent map the browser's ledger is held in", () => {
     map = map.delete(first);
     expect([map.get(first), map.get(second), map.size]).toEqual([undefined, 2, 2_005]);
     expect(diffOf(map.set(first, 3), map)).toEqual({ changed: [], removed: [first] });
+  });
+
+  it("[R289] built at once from entries, it is the very trie that setting them one by one makes", () => {
+    // Keys from a small pool (repeats: a later value wins), with two colliding pairs.
+    const key = fc.oneof(
+      fc.constantFrom("id-66pkag", "id-1mq5ayc", "id-1jsjbou", "id-cbd68s"),
+      fc.integer({ min: 0, max: 5_000 }).map((k) => `n${k}`),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(key, fc.integer()), { maxLength: 3_000 }), (entries) => {
+        let oneByOne = PersistentMap.empty<number>();
+        for (const [k, v] of entries) oneByOne = oneByOne.set(k, v);
+        const atOnce = PersistentMap.from(entries);
+        expect(atOnce.size).toBe(oneByOne.size);
+        expect(PersistentMap.rootOf(atOnce)).toStrictEqual(PersistentMap.rootOf(oneByOne));
+        // And it changes like any other version.
+        expect(diffOf(oneByOne, atOnce)).toEqual({ changed: [], removed: [] });
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("[R289] the diff of two versions names exactly what changed, walking only what differs", () => {
