@@ -23,9 +23,14 @@ function set(next: State): void {
   for (const l of listeners) l();
 }
 
-/** Asks for the catalogue unless it is held or on its way. */
+/**
+ * Asks for the catalogue unless it is on its way or held complete. A list the provider did
+ * not give (the request failed, or the answer carries the provider's `error`) is asked for
+ * again, so reopening the picker or the settings retries a provider that was down.
+ */
 export function loadModels(): void {
-  if (state.status === "loading" || state.status === "ready") return;
+  if (state.status === "loading") return;
+  if (state.status === "ready" && state.answer.error === null) return;
   set({ status: "loading" });
   fetch("/api/models")
     .then(async (r) => {

@@ -39,8 +39,8 @@ export function SettingsPanel({
   const [vision, setVision] = useState(toolsChoice(settings.vision));
   const [policy, setPolicy] = useState<SummaryPolicy>(settings.policy ?? "rolling-single");
 
-  // The page's one catalogue (shared with the model picker); a failed list is asked again
-  // each time the panel opens.
+  // The page's one catalogue (shared with the model picker); a list the provider did not
+  // give is asked for again each time the panel opens.
   useEffect(() => {
     if (open) loadModels();
   }, [open]);
