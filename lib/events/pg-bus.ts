@@ -27,6 +27,12 @@ export class PgBus implements EventBus {
 
   private constructor(private readonly url: string) {
     this.pool = new pg.Pool({ connectionString: url, max: 1, allowExitOnIdle: true });
+    // PostgreSQL may end an idle connection (a restart, a failover, an administrator): the
+    // pool drops it and opens another for the next NOTIFY. Without a listener the pool's
+    // `error` event would be thrown, and would end the whole process.
+    this.pool.on("error", (e) => {
+      if (!this.closed) console.error("[spindle] event bus connection lost:", e.message);
+    });
   }
 
   static async connect(url: string): Promise<PgBus> {

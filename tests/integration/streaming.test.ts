@@ -1,4 +1,5 @@
-import { expect, it } from "vitest";
+import pg from "pg";
+import { expect, it, vi } from "vitest";
 
 import { PgBus } from "@/lib/events/pg-bus";
 import type { SessionEvent } from "@/lib/events/session-event";
@@ -6,7 +7,12 @@ import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
 import type { ChatProvider, StreamEvent } from "@/lib/llm/types";
 import { createProviders } from "@/lib/llm/provider-factory";
 import type { SessionStore } from "@/lib/store/session-store";
-import { createDatabase, describeEachDatabase, useFreshStore } from "./support/databases";
+import {
+  createDatabase,
+  describeEachDatabase,
+  PG_ADMIN_URL,
+  useFreshStore,
+} from "./support/databases";
 import { openReply } from "./support/replies";
 import { recordEvents, testDispatcher } from "./support/dispatcher";
 
@@ -169,6 +175,61 @@ describeEachDatabase("[R70] session events", (kind) => {
         await test.drop();
       }
     },
+  );
+
+  it.runIf(kind === "postgresql")(
+    "[R70] PostgreSQL ending the bus's connections (a restart, an admin) is survived: events flow again",
+    async () => {
+      const test = await createDatabase(kind);
+      const a = await PgBus.connect(test.url);
+      const b = await PgBus.connect(test.url);
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      try {
+        const sessionId = asSessionId("01SESSIONRESTART");
+        const got: SessionEvent[] = [];
+        let heard: () => void = () => undefined;
+        b.subscribe(sessionId, (e) => {
+          got.push(e);
+          heard();
+        });
+        const next = (type: string) =>
+          new Promise<void>((resolve) => {
+            heard = () => {
+              if (got.some((e) => e.type === type)) resolve();
+            };
+            heard();
+          });
+        const notice = (message: string): SessionEvent => ({
+          type: "notice",
+          code: "local_command",
+          message,
+          nodeId: null,
+        });
+        // Both buses hold connections: a's publishing one sits idle in its pool.
+        a.publish(sessionId, notice("before"));
+        await next("notice");
+        const ended = await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+          [new URL(test.url).pathname.slice(1)],
+        );
+        expect(ended.rowCount).toBeGreaterThanOrEqual(3);
+        // b listens again and tells its subscribers to refetch what they may have missed.
+        await next("session_changed");
+        got.length = 0;
+        a.publish(sessionId, notice("after"));
+        await next("notice");
+        expect(got).toContainEqual(notice("after"));
+      } finally {
+        errors.mockRestore();
+        await admin.end();
+        await a.close();
+        await b.close();
+        await test.drop();
+      }
+    },
+    20_000,
   );
 
   it("[R70] reach every subscriber in this process", async () => {
