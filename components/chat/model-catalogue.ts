@@ -57,6 +57,20 @@ export function useModels(): State {
   );
 }
 
+/** The models the catalogue lists (none until it is loaded). */
+export function modelsOf(s: State): readonly ModelEntry[] {
+  return s.status === "ready" ? s.answer.models : [];
+}
+
+/** Why the list is missing or incomplete, in words for the page; null when it is whole. */
+export function whyUnlisted(s: State): string | null {
+  if (s.status === "failed") return s.error;
+  if (s.status === "ready" && s.answer.error !== null) {
+    return `The provider did not list its models: ${s.answer.error}`;
+  }
+  return null;
+}
+
 /** The entry of `model`, when the catalogue is loaded and lists it. */
 export function entryOf(s: State, model: string | undefined): ModelEntry | undefined {
   return s.status === "ready" && model ? s.answer.models.find((m) => m.id === model) : undefined;

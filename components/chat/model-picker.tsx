@@ -4,7 +4,7 @@ import { useId, useState, type ReactNode } from "react";
 import { FloatingPortal } from "@floating-ui/react";
 import { cx } from "@/components/ui/cx";
 import { usePopover } from "@/components/ui/use-popover";
-import { formatWindow, loadModels, useModels } from "./model-catalogue";
+import { formatWindow, loadModels, modelsOf, useModels, whyUnlisted } from "./model-catalogue";
 import styles from "./model-picker.module.css";
 
 export interface ModelPickerProps {
@@ -48,7 +48,8 @@ export function ModelPicker(props: ModelPickerProps) {
     props.onPick(model);
   };
 
-  const list = models.status === "ready" ? models.answer.models : [];
+  const list = modelsOf(models);
+  const unlistedWhy = whyUnlisted(models);
   const wanted = query.trim();
   const shown = list.filter((m) => m.id.toLowerCase().includes(wanted.toLowerCase()));
   const unlisted = wanted !== "" && !list.some((m) => m.id === wanted);
@@ -113,12 +114,7 @@ export function ModelPicker(props: ModelPickerProps) {
               }}
             />
             {models.status === "loading" && <p className={styles.note}>Listing models…</p>}
-            {models.status === "failed" && <p className={styles.warn}>{models.error}</p>}
-            {models.status === "ready" && models.answer.error && (
-              <p className={styles.warn}>
-                The provider did not list its models: {models.answer.error}
-              </p>
-            )}
+            {unlistedWhy !== null && <p className={styles.warn}>{unlistedWhy}</p>}
             <ul id={listId} className={styles.list} aria-label="Models">
               {shown.map((m) => (
                 <li key={m.id}>

@@ -5,7 +5,7 @@ import { updateSessionAction } from "@/app/s/[id]/actions";
 import { useSession } from "@/components/session/session-context";
 import { PolicyField } from "@/components/session/policy-field";
 import type { SummaryPolicy } from "@/lib/engine/types";
-import { loadModels, useModels } from "./model-catalogue";
+import { loadModels, modelsOf, useModels, whyUnlisted } from "./model-catalogue";
 import styles from "./settings-panel.module.css";
 
 /**
@@ -44,13 +44,8 @@ export function SettingsPanel({
   useEffect(() => {
     if (open) loadModels();
   }, [open]);
-  const models = catalogue.status === "ready" ? catalogue.answer.models : [];
-  const modelsError =
-    catalogue.status === "failed"
-      ? catalogue.error
-      : catalogue.status === "ready"
-        ? catalogue.answer.error
-        : null;
+  const models = modelsOf(catalogue);
+  const modelsError = whyUnlisted(catalogue);
 
   // Re-read the session's settings each time the panel opens (a /model may have changed them).
   const openPanel = () => {

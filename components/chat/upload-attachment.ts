@@ -1,6 +1,6 @@
 import type { AttachmentRef } from "@/lib/engine/types";
 import { attachmentSchema } from "@/lib/http/schemas";
-import { errorSchema } from "@/lib/http/answers";
+import { errorIn } from "@/components/ui/api-error";
 
 /**
  * Uploads one file to a session (`POST /api/sessions/:id/attachments`, field `file`),
@@ -19,10 +19,7 @@ export function attachmentUrl(sessionId: string, attachmentId: string): string {
 }
 
 function messageOf(xhr: XMLHttpRequest): string {
-  const body = errorSchema.safeParse(jsonOf(xhr.responseText));
-  return body.success && body.data.error.message !== ""
-    ? body.data.error.message
-    : `The upload failed (${xhr.status}).`;
+  return errorIn(jsonOf(xhr.responseText), `The upload failed (${xhr.status}).`).message;
 }
 
 /** The parsed text, or undefined when it is not JSON (a proxy's page). */

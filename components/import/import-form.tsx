@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import type { ChatGptImportResult } from "@/lib/http/schemas";
 import { detectImportFile } from "./import-file";
-import { UploadStopped, errorBodyOf, uploadChatGpt } from "./upload";
+import { UploadStopped, uploadChatGpt } from "./upload";
+import { errorBodyOf } from "@/components/ui/api-error";
 import { sessionSchema } from "@/lib/http/answers";
 import { readAnswer } from "@/components/ui/read-answer";
 import styles from "./import.module.css";
@@ -38,7 +39,7 @@ async function importLedger(
       {
         index: 0,
         title: fileName,
-        error: await errorBodyOf(res),
+        error: await errorBodyOf(res, `The server answered ${res.status}.`),
       },
     ],
   };

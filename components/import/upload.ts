@@ -1,5 +1,5 @@
 import { chatGptImportResultSchema, type ChatGptImportResult } from "@/lib/http/schemas";
-import { errorSchema } from "@/lib/http/answers";
+import { errorBodyOf } from "@/components/ui/api-error";
 import { readAnswer } from "@/components/ui/read-answer";
 import { batchBody, batches, titleOf, type Batch } from "./import-file";
 
@@ -17,13 +17,8 @@ export const BATCH_BYTES = 8 * 1024 * 1024;
 /** `import_busy` (another import is being written): tries before giving up. */
 const BUSY_TRIES = 5;
 
-/** The refusal's `{code, message}`, or `http_error` when the body is not the API's error. */
-export async function errorBodyOf(res: Response): Promise<{ code: string; message: string }> {
-  const body = errorSchema.safeParse(await res.json().catch(() => null));
-  return body.success
-    ? body.data.error
-    : { code: "http_error", message: `The server answered ${res.status}.` };
-}
+/** A refusal's `{code, message}` as the import reports it. */
+const refusalOf = (res: Response) => errorBodyOf(res, `The server answered ${res.status}.`);
 
 /** Thrown when the import cannot go on at all (signed out, server down). */
 export class UploadStopped extends Error {
@@ -77,9 +72,9 @@ export async function uploadChatGpt(
     } else if (res.status === 400 || res.status === 413) {
       const index = batch.indices[0] ?? 0;
       const title = titleOf(conversations[index]);
-      result.failed.push({ index, title, error: await errorBodyOf(res) });
+      result.failed.push({ index, title, error: await refusalOf(res) });
     } else {
-      throw new UploadStopped((await errorBodyOf(res)).message, result);
+      throw new UploadStopped((await refusalOf(res)).message, result);
     }
     done += batch.parts.length;
     deps.onProgress?.(done, total);

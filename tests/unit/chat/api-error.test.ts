@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorOf } from "@/components/ui/api-error";
+import { errorBodyOf, errorOf } from "@/components/ui/api-error";
 import { readAnswer } from "@/components/ui/read-answer";
 import { sessionBodySchema } from "@/lib/http/answers";
 
@@ -24,6 +24,19 @@ describe("a failed API answer's message for the page", () => {
     expect(await errorOf(new Response("", { status: 401 }), "That did not work (401).")).toBe(
       "That did not work (401).",
     );
+  });
+});
+
+describe("a failed API answer's code and message, for the imports' reports", () => {
+  it("keeps the code the server gave, or says http_error with the caller's words", async () => {
+    expect(await errorBodyOf(json({ error: { code: "too_large", message: "Too big." } }))).toEqual({
+      code: "too_large",
+      message: "Too big.",
+    });
+    expect(await errorBodyOf(new Response("<html>", { status: 502 }), "Answered 502.")).toEqual({
+      code: "http_error",
+      message: "Answered 502.",
+    });
   });
 });
 
