@@ -12,6 +12,7 @@ import {
   describeEachDatabase,
   PG_ADMIN_URL,
   useFreshStore,
+  type TestDatabase,
 } from "./support/databases";
 import { openReply } from "./support/replies";
 import { recordEvents, testDispatcher } from "./support/dispatcher";
@@ -129,106 +130,107 @@ function abortable(): ChatProvider {
   };
 }
 
+/** Two event buses (two app instances) on a fresh PostgreSQL database, closed after `body`. */
+async function withTwoBuses(
+  body: (a: PgBus, b: PgBus, test: TestDatabase) => Promise<void>,
+): Promise<void> {
+  const test = await createDatabase("postgresql");
+  const a = await PgBus.connect(test.url);
+  const b = await PgBus.connect(test.url);
+  try {
+    await body(a, b, test);
+  } finally {
+    await a.close();
+    await b.close();
+    await test.drop();
+  }
+}
+
 describeEachDatabase("[R70] session events", (kind) => {
-  it.runIf(kind === "postgresql")(
-    "[R70] cross instances through LISTEN/NOTIFY, in order",
-    async () => {
-      const test = await createDatabase(kind);
-      const a = await PgBus.connect(test.url);
-      const b = await PgBus.connect(test.url);
-      try {
-        const sessionId = asSessionId("01SESSIONEVENTS");
-        const got: SessionEvent[] = [];
-        const done = new Promise<void>((resolve) => {
-          b.subscribe(sessionId, (e) => {
-            got.push(e);
-            if (got.length === 3) resolve();
-          });
+  it.runIf(kind === "postgresql")("[R70] cross instances through LISTEN/NOTIFY, in order", () =>
+    withTwoBuses(async (a, b) => {
+      const sessionId = asSessionId("01SESSIONEVENTS");
+      const got: SessionEvent[] = [];
+      const done = new Promise<void>((resolve) => {
+        b.subscribe(sessionId, (e) => {
+          got.push(e);
+          if (got.length === 3) resolve();
         });
-        const seenLocally: SessionEvent[] = [];
-        a.subscribe(sessionId, (e) => seenLocally.push(e));
-        a.publish(sessionId, {
-          type: "head_moved",
-          headId: asNodeId("01A"),
-          previousHeadId: null,
-          move: "checkout",
-        });
-        a.publish(sessionId, {
-          type: "delta",
-          id: asNodeId("01B"),
-          text: "x".repeat(20_000),
-          offset: 0,
-        });
-        a.publish(sessionId, {
-          type: "notice",
-          code: "local_command",
-          message: "hello",
-          nodeId: null,
-        });
-        await done;
-        expect(got.map((e) => e.type)).toEqual(["head_moved", "node_changed", "notice"]);
-        // The publisher's own subscribers get the event at once, and not again from the channel.
-        expect(seenLocally.map((e) => e.type)).toEqual(["head_moved", "delta", "notice"]);
-      } finally {
-        await a.close();
-        await b.close();
-        await test.drop();
-      }
-    },
+      });
+      const seenLocally: SessionEvent[] = [];
+      a.subscribe(sessionId, (e) => seenLocally.push(e));
+      a.publish(sessionId, {
+        type: "head_moved",
+        headId: asNodeId("01A"),
+        previousHeadId: null,
+        move: "checkout",
+      });
+      a.publish(sessionId, {
+        type: "delta",
+        id: asNodeId("01B"),
+        text: "x".repeat(20_000),
+        offset: 0,
+      });
+      a.publish(sessionId, {
+        type: "notice",
+        code: "local_command",
+        message: "hello",
+        nodeId: null,
+      });
+      await done;
+      expect(got.map((e) => e.type)).toEqual(["head_moved", "node_changed", "notice"]);
+      // The publisher's own subscribers get the event at once, and not again from the channel.
+      expect(seenLocally.map((e) => e.type)).toEqual(["head_moved", "delta", "notice"]);
+    }),
   );
 
   it.runIf(kind === "postgresql")(
     "[R70] PostgreSQL ending the bus's connections (a restart, an admin) is survived: events flow again",
-    async () => {
-      const test = await createDatabase(kind);
-      const a = await PgBus.connect(test.url);
-      const b = await PgBus.connect(test.url);
-      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await admin.connect();
-      const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
-      try {
-        const sessionId = asSessionId("01SESSIONRESTART");
-        const got: SessionEvent[] = [];
-        let heard: () => void = () => undefined;
-        b.subscribe(sessionId, (e) => {
-          got.push(e);
-          heard();
-        });
-        const next = (type: string) =>
-          new Promise<void>((resolve) => {
-            heard = () => {
-              if (got.some((e) => e.type === type)) resolve();
-            };
+    () =>
+      withTwoBuses(async (a, b, test) => {
+        const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+        await admin.connect();
+        const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+        try {
+          const sessionId = asSessionId("01SESSIONRESTART");
+          const got: SessionEvent[] = [];
+          let heard: () => void = () => undefined;
+          b.subscribe(sessionId, (e) => {
+            got.push(e);
             heard();
           });
-        const notice = (message: string): SessionEvent => ({
-          type: "notice",
-          code: "local_command",
-          message,
-          nodeId: null,
-        });
-        // Both buses hold connections: a's publishing one sits idle in its pool.
-        a.publish(sessionId, notice("before"));
-        await next("notice");
-        const ended = await admin.query(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-          [new URL(test.url).pathname.slice(1)],
-        );
-        expect(ended.rowCount).toBeGreaterThanOrEqual(3);
-        // b listens again and tells its subscribers to refetch what they may have missed.
-        await next("session_changed");
-        got.length = 0;
-        a.publish(sessionId, notice("after"));
-        await next("notice");
-        expect(got).toContainEqual(notice("after"));
-      } finally {
-        errors.mockRestore();
-        await admin.end();
-        await a.close();
-        await b.close();
-        await test.drop();
-      }
-    },
+          const next = (type: string) =>
+            new Promise<void>((resolve) => {
+              heard = () => {
+                if (got.some((e) => e.type === type)) resolve();
+              };
+              heard();
+            });
+          const notice = (message: string): SessionEvent => ({
+            type: "notice",
+            code: "local_command",
+            message,
+            nodeId: null,
+          });
+          // Both buses hold connections: a's publishing one sits idle in its pool.
+          a.publish(sessionId, notice("before"));
+          await next("notice");
+          const ended = await admin.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            [new URL(test.url).pathname.slice(1)],
+          );
+          expect(ended.rowCount).toBeGreaterThanOrEqual(3);
+          // b listens again and tells its subscribers to refetch what they may have missed.
+          await next("session_changed");
+          got.length = 0;
+          a.publish(sessionId, notice("after"));
+          await next("notice");
+          expect(got).toContainEqual(notice("after"));
+        } finally {
+          errors.mockRestore();
+          await admin.end();
+        }
+      }),
     20_000,
   );
 
