@@ -78,7 +78,29 @@ export interface GraphSync {
   readonly expanded: readonly string[];
   readonly showRelics: boolean;
   readonly reads: readonly string[] | null;
+  /**
+   * The page's window in CSS pixels, when it has one: a large answer is sent in parts, the
+   * cards within a few windows of HEAD first (see {@link inParts}).
+   */
+  readonly window: WindowSize | null;
 }
+
+/** A window's size in CSS pixels. */
+export interface WindowSize {
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * The page asks for the next part of answer `next` ({@link inParts}) once it has taken the
+ * one before: the worker sends a part only when asked, so the page renders between parts.
+ */
+export interface GraphNext {
+  readonly next: number;
+}
+
+/** A message page → worker. */
+export type GraphRequest = GraphSync | GraphNext;
 
 /** What changed in one keyed collection. */
 export interface Patch<T> {
@@ -98,6 +120,11 @@ export interface GraphPatch {
   readonly cards: Patch<FlowNode>;
   readonly edges: Patch<FlowEdge>;
   readonly nav: Patch<readonly [string, NavEntry]>;
+  /**
+   * More parts of this answer follow ({@link inParts}): the page applies this one, asks for
+   * the next ({@link GraphNext}) and sends no other request until the last has come.
+   */
+  readonly more?: true;
 }
 
 export type GraphReply = GraphPatch | { readonly gen: number; readonly error: string };
@@ -153,6 +180,115 @@ function patch<T>(
   return { upserts, removed };
 }
 
+/** At most this many rows, cards, edges and arrows together in one part of an answer. */
+export const PART_ITEMS = 10_000;
+/** The first part of an answer holds the cards this many windows either side of HEAD's. */
+const NEAR_WINDOWS = 3;
+
+/** A rectangle in flow coordinates. */
+interface Area {
+  readonly minX: number;
+  readonly minY: number;
+  readonly maxX: number;
+  readonly maxY: number;
+}
+
+const inArea = (card: FlowNode, a: Area) =>
+  card.position.x < a.maxX &&
+  card.position.x + card.width > a.minX &&
+  card.position.y < a.maxY &&
+  card.position.y + card.height > a.minY;
+
+/** The area around a card the first part of a large answer covers, for a page's window. */
+export function nearArea(card: FlowNode, window: WindowSize): Area {
+  const x = card.position.x + card.width / 2;
+  const y = card.position.y + card.height / 2;
+  const dx = NEAR_WINDOWS * window.width;
+  const dy = NEAR_WINDOWS * window.height;
+  return { minX: x - dx, minY: y - dy, maxX: x + dx, maxY: y + dy };
+}
+
+/**
+ * One answer as the messages that carry it. A small one is one message. A large one (a
+ * reset, or a change that moved most cards) is cut into parts of at most `size` items, so
+ * that no single message costs the page a long task to read: the first part carries what
+ * the view around HEAD needs — the cards in `near`, the edges and arrows from or to them,
+ * their rows and every summary's row — and every id removed; the rest follow in order. Each
+ * part but the last says `more`; the worker sends each next part when the page asks for it
+ * ({@link GraphNext}). The first part is bounded by area, not by count: cards do not overlap.
+ * Applied in order, the parts make the same model as the
+ * whole; a reset's first part can be shown at once.
+ */
+export function inParts(whole: GraphPatch, near: Area | null, size = PART_ITEMS): GraphPatch[] {
+  const total =
+    whole.rows.upserts.length +
+    whole.cards.upserts.length +
+    whole.edges.upserts.length +
+    whole.nav.upserts.length;
+  if (total <= size) return [whole];
+  const ids = new Set<string>();
+  if (near !== null)
+    for (const card of whole.cards.upserts) if (inArea(card, near)) ids.add(card.id);
+  const split = <T>(items: readonly T[], first: (item: T) => boolean) => {
+    const now: T[] = [];
+    const later: T[] = [];
+    for (const item of items) (first(item) ? now : later).push(item);
+    return { now, later };
+  };
+  const rows = split(whole.rows.upserts, (row) => ids.has(row.id) || row.kind === "summary");
+  const cards = split(whole.cards.upserts, (card) => ids.has(card.id));
+  const edges = split(whole.edges.upserts, (e) => ids.has(e.source) || ids.has(e.target));
+  const nav = split(whole.nav.upserts, ([id]) => ids.has(id));
+  const part = (
+    first: boolean,
+    items: {
+      rows: PageRow[];
+      cards: FlowNode[];
+      edges: FlowEdge[];
+      nav: (readonly [string, NavEntry])[];
+    },
+  ): GraphPatch => ({
+    gen: whole.gen,
+    reset: first && whole.reset,
+    headId: whole.headId,
+    activeSummaryId: whole.activeSummaryId,
+    relics: whole.relics,
+    rows: { upserts: items.rows, removed: first ? whole.rows.removed : [] },
+    cards: { upserts: items.cards, removed: first ? whole.cards.removed : [] },
+    edges: { upserts: items.edges, removed: first ? whole.edges.removed : [] },
+    nav: { upserts: items.nav, removed: first ? whole.nav.removed : [] },
+    more: true,
+  });
+  const parts = [part(true, { rows: rows.now, cards: cards.now, edges: edges.now, nav: nav.now })];
+  // The rest, cut into parts of `size` items, collection by collection.
+  let open = {
+    rows: [] as PageRow[],
+    cards: [] as FlowNode[],
+    edges: [] as FlowEdge[],
+    nav: [] as (readonly [string, NavEntry])[],
+  };
+  let count = 0;
+  const flush = () => {
+    parts.push(part(false, open));
+    open = { rows: [], cards: [], edges: [], nav: [] };
+    count = 0;
+  };
+  const fill = <K extends keyof typeof open>(key: K, items: (typeof open)[K]) => {
+    for (const item of items) {
+      (open[key] as unknown[]).push(item);
+      if (++count === size) flush();
+    }
+  };
+  fill("rows", rows.later);
+  fill("cards", cards.later);
+  fill("edges", edges.later);
+  fill("nav", nav.later);
+  if (count > 0) flush();
+  const { more: _, ...last } = parts[parts.length - 1] as GraphPatch;
+  parts[parts.length - 1] = last;
+  return parts;
+}
+
 /**
  * The worker's side: holds the ledger as synced, builds the graph with the engine's own
  * function, lays it out with a per-subtree cache, and answers only what changed — so the
@@ -176,6 +312,15 @@ export class GraphBuilder {
     } catch (error) {
       return { gen: sync.gen, error: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /** {@link answer} as the messages that carry it ({@link inParts}), HEAD's area first. */
+  answerInParts(sync: GraphSync, size = PART_ITEMS): GraphReply[] {
+    const whole = this.answer(sync);
+    if ("error" in whole) return [whole];
+    const head = whole.headId === null ? undefined : this.cards.get(whole.headId);
+    const near = head === undefined || sync.window === null ? null : nearArea(head, sync.window);
+    return inParts(whole, near, size);
   }
 
   private apply(sync: GraphSync): GraphPatch {

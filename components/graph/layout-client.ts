@@ -8,9 +8,11 @@ import {
   type GraphModel,
   type GraphPatch,
   type GraphReply,
+  type GraphRequest,
   type GraphSync,
   type ModelOptions,
   type Patch,
+  type WindowSize,
 } from "./graph-model";
 
 /** What the client needs of a Worker (a fake one in tests). */
@@ -18,7 +20,7 @@ export interface WorkerLike {
   onmessage: ((event: MessageEvent<GraphReply>) => void) | null;
   onerror: ((event: ErrorEvent) => void) | null;
   onmessageerror?: ((event: MessageEvent) => void) | null;
-  postMessage(message: GraphSync): void;
+  postMessage(message: GraphRequest): void;
   terminate(): void;
 }
 
@@ -31,6 +33,9 @@ export interface ModelInput extends ModelOptions {
 /** A node as the worker gets it: no `reads` (the marks travel as the selection's reads). */
 const withoutReads = (node: LedgerNode): LedgerNode =>
   node.reads.length === 0 ? node : { ...node, reads: [] };
+
+const windowSize = (): WindowSize | null =>
+  typeof window === "undefined" ? null : { width: window.innerWidth, height: window.innerHeight };
 
 /**
  * A read-only view of a map the client changes in place, made anew for every model it
@@ -104,6 +109,13 @@ export class GraphModelClient {
   constructor(
     private readonly spawn: () => WorkerLike,
     private readonly deliver: (model: GraphModel) => void,
+    /** The page's window, for the first part of a large answer ({@link GraphSync.window}). */
+    private readonly window: () => WindowSize | null = windowSize,
+    /**
+     * When to ask for the next part of an answer: after the tasks already queued, so a
+     * part shown is rendered before the next one is read.
+     */
+    private readonly later: (ask: () => void) => void = (ask) => setTimeout(ask, 0),
   ) {}
 
   request(input: ModelInput): void {
@@ -162,6 +174,7 @@ export class GraphModelClient {
       expanded: [...input.expanded],
       showRelics: input.showRelics,
       reads: input.reads === null ? null : [...input.reads],
+      window: this.window(),
     };
   }
 
@@ -170,8 +183,13 @@ export class GraphModelClient {
     try {
       const worker = this.spawn();
       worker.onmessage = (event) => {
+        const reply = event.data;
+        if (!("error" in reply) && reply.more === true) {
+          this.part(reply);
+          return;
+        }
         this.inFlight = false;
-        this.settle(event.data);
+        this.settle(reply);
         this.post();
       };
       worker.onerror = () => this.fail();
@@ -204,6 +222,20 @@ export class GraphModelClient {
     } else {
       this.undelivered = reply;
     }
+  }
+
+  /**
+   * A part of an answer with more to come: applied, and the next one asked for. A reset's
+   * first part (the cards around HEAD) is shown at once, so a large session's graph appears
+   * before the rest has come.
+   */
+  private part(reply: GraphPatch): void {
+    this.take(reply);
+    if (reply.reset && this.wanted === null) this.deliver(this.model(reply));
+    const worker = this.worker;
+    this.later(() => {
+      if (this.worker === worker) worker?.postMessage({ next: reply.gen });
+    });
   }
 
   private take(reply: GraphPatch): void {

@@ -13,6 +13,7 @@ import {
   type GraphModel,
   type GraphPatch,
   type GraphReply,
+  type GraphRequest,
   type GraphSync,
   type ModelOptions,
 } from "@/components/graph/graph-model";
@@ -21,24 +22,53 @@ import { compacted, nid, TestLedger } from "./ledger";
 
 const FOLDED: ModelOptions = { expanded: new Set<NodeId>(), showRelics: false, reads: null };
 
-/** A worker in this thread: messages are structured-cloned and answered when told. */
+/**
+ * A worker in this thread: messages are structured-cloned and answered when told — whole,
+ * or, given a part size, in parts as the real worker posts them: the first at once, each
+ * next one when the page has asked for it.
+ */
 class FakeWorker implements WorkerLike {
   onmessage: ((event: MessageEvent<GraphReply>) => void) | null = null;
   onerror: ((event: ErrorEvent) => void) | null = null;
   readonly inbox: GraphSync[] = [];
   readonly replies: GraphReply[] = [];
+  /** Parts of the answer being posted that have not been sent yet. */
+  readonly outbox: GraphReply[] = [];
+  /** Parts the page has asked for and not yet received. */
+  asked = 0;
   private readonly builder = new GraphBuilder();
   terminated = false;
 
-  postMessage(message: GraphSync): void {
-    this.inbox.push(structuredClone(message));
+  constructor(private readonly partSize?: number) {}
+
+  postMessage(message: GraphRequest): void {
+    if ("next" in message) this.asked += 1;
+    else this.inbox.push(structuredClone(message));
   }
 
-  /** Answers the oldest request, as the worker would. */
-  answer(): void {
+  /** Answers the oldest request, as the worker would; `parts` of it arrive now, the rest later. */
+  answer(parts = Infinity): void {
     const request = this.inbox.shift();
     if (request === undefined) throw new Error("nothing to answer");
-    const reply = structuredClone(this.builder.answer(request));
+    const [first, ...rest] =
+      this.partSize === undefined
+        ? [this.builder.answer(request)]
+        : this.builder.answerInParts(request, this.partSize);
+    this.outbox.push(...rest);
+    if (first !== undefined && parts > 0) this.send(first);
+    this.arrive(parts - 1);
+  }
+
+  /** Sends up to `parts` more parts, each one only once the page has asked for it. */
+  arrive(parts = Infinity): void {
+    for (let i = 0; i < parts && this.asked > 0 && this.outbox.length > 0; i++) {
+      this.asked -= 1;
+      this.send(this.outbox.shift() as GraphReply);
+    }
+  }
+
+  private send(part: GraphReply): void {
+    const reply = structuredClone(part);
     this.replies.push(reply);
     this.onmessage?.({ data: reply } as MessageEvent<GraphReply>);
   }
@@ -64,6 +94,7 @@ const resetSync = (gen: number, l: TestLedger, head: string, summary?: string): 
   expanded: [],
   showRelics: false,
   reads: null,
+  window: null,
 });
 
 /** What the worker's model must equal: the in-place one, with the rows as the page holds them. */
@@ -269,10 +300,92 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expectModel(shown[1], l.graph("a1"), FOLDED);
   });
 
+  it("[R138] a large answer comes in parts, HEAD's area first, and the parts make the whole", () => {
+    const l = new TestLedger();
+    let tip = "R";
+    for (let i = 0; i < 150; i++) {
+      l.chain(tip, `u${i} a${i}`).add(`a${i}x`, `u${i}`);
+      tip = `a${i}`;
+    }
+    const sync = { ...resetSync(1, l, tip), window: { width: 400, height: 300 } };
+    const whole = new GraphBuilder().answer(sync);
+    const parts = new GraphBuilder().answerInParts(sync, 100);
+    if ("error" in whole) throw new Error(whole.error);
+    const patches = parts.map((p) => {
+      if ("error" in p) throw new Error(p.error);
+      return p;
+    });
+    const items = (p: GraphPatch) =>
+      p.rows.upserts.length +
+      p.cards.upserts.length +
+      p.edges.upserts.length +
+      p.nav.upserts.length;
+    expect(patches.length).toBeGreaterThan(10);
+    // Only the last part says it is the last; only the first clears what the page held.
+    expect(patches.map((p) => p.more === true)).toEqual(
+      patches.map((_, i) => i < patches.length - 1),
+    );
+    expect(patches.map((p) => p.reset)).toEqual(patches.map((_, i) => i === 0));
+    for (const p of patches.slice(1)) expect(items(p)).toBeLessThanOrEqual(100);
+    // The first part: HEAD's card and its neighbours within three windows, not the far root.
+    const first = patches[0] as GraphPatch;
+    const near = first.cards.upserts.map((c) => c.id);
+    expect(near).toContain(tip);
+    expect(near).toContain("u149");
+    expect(near).not.toContain("R");
+    expect(first.edges.upserts.some((e) => e.target === tip)).toBe(true);
+    expect(first.rows.upserts.some((r) => r.id === tip)).toBe(true);
+    // Applied in order, the parts give exactly the whole answer's items.
+    const byId = <T extends { readonly id: string }>(pick: (p: GraphPatch) => readonly T[]) =>
+      new Map(patches.flatMap((p) => pick(p).map((x) => [x.id, x] as const)));
+    const wholeById = <T extends { readonly id: string }>(xs: readonly T[]) =>
+      new Map(xs.map((x) => [x.id, x] as const));
+    expect(byId((p) => p.cards.upserts)).toEqual(wholeById(whole.cards.upserts));
+    expect(byId((p) => p.edges.upserts)).toEqual(wholeById(whole.edges.upserts));
+    expect(byId((p) => p.rows.upserts)).toEqual(wholeById(whole.rows.upserts));
+    expect(new Map(patches.flatMap((p) => p.nav.upserts))).toEqual(new Map(whole.nav.upserts));
+    // A small answer is one message.
+    expect(new GraphBuilder().answerInParts(sync)).toHaveLength(1);
+  });
+
+  it("[R138] a reset in parts shows HEAD's area at once; the next request waits for the last part", () => {
+    const worker = new FakeWorker(100);
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+      () => ({ width: 400, height: 300 }),
+      (ask) => ask(),
+    );
+    const l = new TestLedger();
+    let tip = "R";
+    for (let i = 0; i < 150; i++) {
+      l.chain(tip, `u${i} a${i}`).add(`a${i}x`, `u${i}`);
+      tip = `a${i}`;
+    }
+    client.request(input(l, tip));
+    worker.answer(1);
+    // The first part is shown: HEAD's card, not yet the far end of the graph.
+    expect(shown).toHaveLength(1);
+    expect(shown[0]?.cards.has(tip)).toBe(true);
+    expect(shown[0]?.cards.has("R")).toBe(false);
+    // A change meanwhile waits for the answer's last part, then goes out.
+    l.add("u150", tip);
+    client.request(input(l, "u150"));
+    worker.arrive(3);
+    expect(client.posted).toBe(1);
+    expect(shown).toHaveLength(1);
+    worker.arrive();
+    expect(client.posted).toBe(2);
+    expect(worker.outbox).toHaveLength(0);
+    worker.answer();
+    expectModel(shown.at(-1), l.graph("u150"), FOLDED);
+  });
+
   it("[R138] the worker module answers messages with the shared builder", async () => {
     const posted: unknown[] = [];
     const scope: {
-      onmessage: ((event: { data: GraphSync }) => void) | null;
+      onmessage: ((event: { data: GraphRequest }) => void) | null;
       postMessage: (message: unknown) => void;
     } = { onmessage: null, postMessage: (message) => posted.push(structuredClone(message)) };
     vi.stubGlobal("self", scope);
@@ -285,6 +398,24 @@ describe("[R138] the graph built in the worker from what changed", () => {
     if (reply === undefined || "error" in reply) throw new Error("no model");
     expect(reply.gen).toBe(7);
     expect(reply.cards.upserts).toEqual(layoutGraph(l.graph("a3", "S"), FOLDED).nodes);
+    // A large answer: the first part at once, each next one when asked for, for its answer.
+    const big = new TestLedger();
+    let tip = "R";
+    for (let i = 0; i < 1000; i++) {
+      big.chain(tip, `u${i} a${i}`).add(`a${i}x`, `u${i}`);
+      tip = `a${i}`;
+    }
+    posted.length = 0;
+    scope.onmessage?.({ data: { ...resetSync(8, big, tip), window: { width: 800, height: 600 } } });
+    expect(posted).toHaveLength(1);
+    expect((posted[0] as GraphPatch).more).toBe(true);
+    scope.onmessage?.({ data: { next: 7 } });
+    expect(posted).toHaveLength(1);
+    while ((posted.at(-1) as GraphPatch).more === true) {
+      scope.onmessage?.({ data: { next: 8 } });
+    }
+    const cards = (posted as GraphPatch[]).flatMap((p) => p.cards.upserts);
+    expect(cards).toHaveLength(layoutGraph(big.graph(tip), FOLDED).nodes.length);
   });
 
   it("[R138] rows come back without their nodes: no text, reads, metadata or time (the store has them)", () => {
