@@ -122,6 +122,16 @@ test("[R202] passwords: change yours and sign in with it; an admin's reset force
   await dialog.getByRole("button", { name: "Set password" }).click();
   await afterHash(admin.getByRole("status")).toContainText(`Password set for ${BOB.email}`);
   await expect(admin.getByRole("row", { name: new RegExp(BOB.email) })).toContainText("temporary");
+  // On a phone each account is a card, each value labelled: nothing scrolls sideways and
+  // the actions stay on screen.
+  await admin.setViewportSize({ width: 390, height: 844 });
+  const table = admin.getByRole("region", { name: "Accounts table" });
+  expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+  const reset = admin.getByRole("button", { name: `Set a new password for ${BOB.email}` });
+  await reset.scrollIntoViewIfNeeded();
+  const box = await reset.boundingBox();
+  expect((box?.x ?? 390) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+  await expect(admin.getByRole("cell", { name: BOB.email, exact: true })).toBeVisible();
   await adminContext.close();
 
   await bob.goto("/");

@@ -36,27 +36,45 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
       <section className={styles.card} aria-labelledby="users-title">
         <h2 id="users-title">Accounts</h2>
         <div className={styles.tableScroll} tabIndex={0} role="region" aria-label="Accounts table">
-          <table className={styles.dataTable}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Since</th>
-                <th scope="col">Status</th>
-                <th scope="col">Password</th>
+          <table className={styles.dataTable} role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Name
+                </th>
+                <th scope="col" role="columnheader">
+                  Email
+                </th>
+                <th scope="col" role="columnheader">
+                  Role
+                </th>
+                <th scope="col" role="columnheader">
+                  Since
+                </th>
+                <th scope="col" role="columnheader">
+                  Status
+                </th>
+                <th scope="col" role="columnheader">
+                  Password
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {users.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.name}</td>
-                  <td>{u.email}</td>
-                  <td>{u.role ?? "user"}</td>
-                  <td>
+                <tr role="row" key={u.id}>
+                  <td role="cell" data-label="Name">
+                    {u.name}
+                  </td>
+                  <td role="cell" data-label="Email">
+                    {u.email}
+                  </td>
+                  <td role="cell" data-label="Role">
+                    {u.role ?? "user"}
+                  </td>
+                  <td role="cell" data-label="Since">
                     <LocalTime iso={u.createdAt} format="date" />
                   </td>
-                  <td>
+                  <td role="cell" data-label="Status">
                     {u.id === selfId ? (
                       "you"
                     ) : (
@@ -70,7 +88,7 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
                       </button>
                     )}
                   </td>
-                  <td>
+                  <td role="cell" data-label="Password">
                     {u.id === selfId ? (
                       <a href="/account">change yours</a>
                     ) : (

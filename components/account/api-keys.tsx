@@ -83,30 +83,42 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
       )}
       {keys.length > 0 && (
         <div className={styles.tableScroll} tabIndex={0} role="region" aria-label="API keys table">
-          <table className={styles.dataTable}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
+          <table className={styles.dataTable} role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Name
+                </th>
+                <th scope="col" role="columnheader">
+                  Key
+                </th>
+                <th scope="col" role="columnheader">
+                  Created
+                </th>
+                <th scope="col" role="columnheader">
+                  Last used
+                </th>
+                <th scope="col" role="columnheader">
                   <span className="visually-hidden">Revoke</span>
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {keys.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name}</td>
-                  <td>
+                <tr role="row" key={k.id}>
+                  <td role="cell" data-label="Name">
+                    {k.name}
+                  </td>
+                  <td role="cell" data-label="Key">
                     <code>{k.prefix}…</code>
                   </td>
-                  <td>
+                  <td role="cell" data-label="Created">
                     <LocalTime iso={k.createdAt} />
                   </td>
-                  <td>{k.lastUsedAt ? <LocalTime iso={k.lastUsedAt} /> : "never"}</td>
-                  <td>
+                  <td role="cell" data-label="Last used">
+                    {k.lastUsedAt ? <LocalTime iso={k.lastUsedAt} /> : "never"}
+                  </td>
+                  <td role="cell" className={styles.actionCell}>
                     <button
                       className="btn"
                       aria-label={`Revoke ${k.name}`}
