@@ -5,6 +5,7 @@ import { expectReachable } from "./support/reachable";
 import { saveScreenshot } from "./support/screenshots";
 import { newSession } from "./support/session";
 import { storySession } from "./support/story";
+import { ADMIN_STATE } from "./support/admin";
 
 // Everyday comforts (issue 21): phones and small windows, reading long chats, drafts, the
 // model picker, the sessions sidebar.
@@ -17,6 +18,39 @@ async function headerHeight(page: Page): Promise<number> {
   const box = await page.locator("header").first().boundingBox();
   return box?.height ?? Infinity;
 }
+
+test("[R204] a touch screen shows each message's actions without a hover", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const id = await storySession(request, baseURL, LONG_TITLE);
+  const shown = async (touch: boolean) => {
+    const context = await browser.newContext({
+      baseURL: baseURL ?? "",
+      viewport: { width: 390, height: 844 },
+      isMobile: touch,
+      hasTouch: touch,
+      storageState: ADMIN_STATE,
+    });
+    const page = await context.newPage();
+    await page.goto(`/s/${id}`);
+    const retry = page
+      .locator("article.msg-assistant")
+      .last()
+      .getByRole("button", { name: "Retry", exact: true });
+    await expect(retry).toBeAttached();
+    // The mouse rests away from the message: only a touch screen shows its actions.
+    await page.mouse.move(1, 1);
+    const opacity = await retry.evaluate(
+      (el) => getComputedStyle(el.parentElement as Element).opacity,
+    );
+    await context.close();
+    return opacity;
+  };
+  expect(await shown(true)).toBe("1");
+  expect(await shown(false)).toBe("0");
+});
 
 test("[R204] a phone: every session-menu item and home action is on screen and clickable; the chat header is one row", async ({
   page,
