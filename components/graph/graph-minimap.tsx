@@ -4,13 +4,9 @@ import { useReactFlow, useStore, type ReactFlowState } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, type PointerEvent } from "react";
 import type { GraphEdge, GraphNode } from "./flow-node-types";
 import type { FlowNode } from "./flow-types";
-import { ORDER, paintRanks, rgbaPixels, type Paint } from "./minimap-paint";
+import { mapFrame, ORDER, paintRanks, rgbaPixels, type Paint } from "./minimap-paint";
 import { boundsOf } from "./opening-view";
 import p from "./panel.module.css";
-
-/** The largest the map gets, and the share of the pane it may take. */
-const MAX = { width: 200, height: 150, share: 0.3 } as const;
-const MIN_SIDE = 40;
 
 const COLOUR_VARS: Readonly<Record<Paint, string>> = {
   card: "--edge",
@@ -63,21 +59,11 @@ export function GraphMinimap({
   const [paneW, paneH] = useStore(selectPane).split("x").map(Number) as [number, number];
 
   const bounds = useMemo(() => boundsOf(cards.values()), [cards]);
-  const box = useMemo(() => {
-    if (bounds === null || paneW === 0) return null;
-    const spanX = Math.max(1, bounds.maxX - bounds.minX);
-    const spanY = Math.max(1, bounds.maxY - bounds.minY);
-    const maxW = Math.max(MIN_SIDE, Math.min(MAX.width, paneW * MAX.share));
-    const maxH = Math.max(MIN_SIDE, Math.min(MAX.height, paneH * MAX.share));
-    const scale = Math.min(maxW / spanX, maxH / spanY);
-    return {
-      scale,
-      width: Math.max(MIN_SIDE, Math.ceil(spanX * scale)),
-      height: Math.max(MIN_SIDE, Math.ceil(spanY * scale)),
-      minX: bounds.minX,
-      minY: bounds.minY,
-    };
-  }, [bounds, paneW, paneH]);
+  const box = useMemo(
+    () =>
+      bounds === null || paneW === 0 ? null : mapFrame(bounds, { width: paneW, height: paneH }),
+    [bounds, paneW, paneH],
+  );
 
   useEffect(() => {
     const el = canvas.current;
@@ -98,8 +84,8 @@ export function GraphMinimap({
     (event: PointerEvent<HTMLDivElement>) => {
       if (box === null) return;
       const rect = event.currentTarget.getBoundingClientRect();
-      const x = box.minX + (event.clientX - rect.left) / box.scale;
-      const y = box.minY + (event.clientY - rect.top) / box.scale;
+      const x = box.minX + (event.clientX - rect.left) / box.scaleX;
+      const y = box.minY + (event.clientY - rect.top) / box.scaleY;
       onPan();
       void flow.setCenter(x, y, { zoom: flow.getZoom() });
     },
@@ -108,10 +94,10 @@ export function GraphMinimap({
 
   if (box === null) return null;
   // The view's rectangle, on the map, clipped to it.
-  const left = Math.max(0, (-tx / zoom - box.minX) * box.scale);
-  const top = Math.max(0, (-ty / zoom - box.minY) * box.scale);
-  const right = Math.min(box.width, ((paneW - tx) / zoom - box.minX) * box.scale);
-  const bottom = Math.min(box.height, ((paneH - ty) / zoom - box.minY) * box.scale);
+  const left = Math.max(0, (-tx / zoom - box.minX) * box.scaleX);
+  const top = Math.max(0, (-ty / zoom - box.minY) * box.scaleY);
+  const right = Math.min(box.width, ((paneW - tx) / zoom - box.minX) * box.scaleX);
+  const bottom = Math.min(box.height, ((paneH - ty) / zoom - box.minY) * box.scaleY);
   return (
     <div
       className={p.minimap}

@@ -14,11 +14,54 @@ export function paintOf(card: FlowNode, headCardId: string | null): Paint {
   return "card";
 }
 
-/** Where the map's pixels sit in the layout: layout units per CSS pixel, and its corner. */
+/**
+ * Where the map's pixels sit in the layout: CSS pixels per layout unit across and down, and
+ * the layout's corner at the map's.
+ */
 export interface MapBox {
-  readonly scale: number;
+  readonly scaleX: number;
+  readonly scaleY: number;
   readonly minX: number;
   readonly minY: number;
+}
+
+/** The map's box, in CSS pixels, and where the layout sits in it. */
+export interface MapFrame extends MapBox {
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The largest the map gets, and the share of the pane it may take. */
+export const MAP_MAX = { width: 200, height: 150, share: 0.3 } as const;
+const MIN_SIDE = 40;
+/**
+ * The least share of its largest size the map takes across and down. A graph far wider than
+ * tall (a session with many retries: 100,000 nodes drew 2 px tall) or far taller than wide (a
+ * long chat without forks) is stretched to this, so the map is never a strip too thin to read
+ * or to aim at; the view's rectangle is stretched with it.
+ */
+const LEAST_SHARE = 0.4;
+
+/** The map's box for a layout of `bounds` in a pane: the layout's aspect unless too thin. */
+export function mapFrame(
+  bounds: { minX: number; minY: number; maxX: number; maxY: number },
+  pane: { width: number; height: number },
+): MapFrame {
+  const spanX = Math.max(1, bounds.maxX - bounds.minX);
+  const spanY = Math.max(1, bounds.maxY - bounds.minY);
+  const maxW = Math.max(MIN_SIDE, Math.min(MAP_MAX.width, pane.width * MAP_MAX.share));
+  const maxH = Math.max(MIN_SIDE, Math.min(MAP_MAX.height, pane.height * MAP_MAX.share));
+  const scale = Math.min(maxW / spanX, maxH / spanY);
+  const width = Math.max(MIN_SIDE, Math.ceil(Math.max(spanX * scale, maxW * LEAST_SHARE)));
+  const height = Math.max(MIN_SIDE, Math.ceil(Math.max(spanY * scale, maxH * LEAST_SHARE)));
+  return {
+    width,
+    height,
+    scaleX: width / spanX,
+    scaleY: height / spanY,
+    minX: bounds.minX,
+    minY: bounds.minY,
+  };
 }
 
 /**
@@ -40,17 +83,21 @@ export function paintRanks(
   headCardId: string | null,
 ): Uint8Array {
   const ranks = new Uint8Array(width * height);
-  const scale = box.scale * dpr;
+  const scaleX = box.scaleX * dpr;
+  const scaleY = box.scaleY * dpr;
   for (const card of cards) {
     if (card.type === "frame") continue;
     const paint = paintOf(card, headCardId);
     const grow = (paint === "head" ? 3 : paint === "read" ? 1 : 0) * dpr;
-    const x = (card.position.x - box.minX) * scale - grow;
-    const y = (card.position.y - box.minY) * scale - grow;
+    const x = (card.position.x - box.minX) * scaleX - grow;
+    const y = (card.position.y - box.minY) * scaleY - grow;
     const x0 = Math.max(0, Math.floor(x));
     const y0 = Math.max(0, Math.floor(y));
-    const x1 = Math.min(width, Math.ceil(x + Math.max(1.5 * dpr, card.width * scale) + 2 * grow));
-    const y1 = Math.min(height, Math.ceil(y + Math.max(1.5 * dpr, card.height * scale) + 2 * grow));
+    const x1 = Math.min(width, Math.ceil(x + Math.max(1.5 * dpr, card.width * scaleX) + 2 * grow));
+    const y1 = Math.min(
+      height,
+      Math.ceil(y + Math.max(1.5 * dpr, card.height * scaleY) + 2 * grow),
+    );
     const rank = ORDER.indexOf(paint) + 1;
     for (let row = y0; row < y1; row++) {
       for (let i = row * width + x0, end = row * width + x1; i < end; i++) {

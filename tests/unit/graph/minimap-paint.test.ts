@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { NodeId } from "@/lib/engine/ids";
 import { layoutGraph } from "@/components/graph/layout";
-import { ORDER, paintOf, paintRanks, rgbaPixels } from "@/components/graph/minimap-paint";
+import { mapFrame, ORDER, paintOf, paintRanks, rgbaPixels } from "@/components/graph/minimap-paint";
 import { boundsOf } from "@/components/graph/opening-view";
 import { compacted } from "./ledger";
 
@@ -14,7 +14,7 @@ describe("the minimap's pixels (issue 20)", () => {
   const width = 200;
   const scale = width / (bounds.maxX - bounds.minX);
   const height = Math.ceil((bounds.maxY - bounds.minY) * scale) + 1;
-  const box = { scale, minX: bounds.minX, minY: bounds.minY };
+  const box = { scaleX: scale, scaleY: scale, minX: bounds.minX, minY: bounds.minY };
   const at = (ranks: Uint8Array, x: number, y: number) =>
     ranks[Math.floor((y - box.minY) * scale) * width + Math.floor((x - box.minX) * scale)];
 
@@ -50,5 +50,32 @@ describe("the minimap's pixels (issue 20)", () => {
     const ranks = Uint8Array.from([0, 1, 5]);
     const colours = ORDER.map((_, i) => [i, i, i, 255] as const);
     expect([...rgbaPixels(ranks, colours)]).toEqual([0, 0, 0, 0, 0, 0, 0, 255, 4, 4, 4, 255]);
+  });
+
+  it("keeps the layout's aspect, and stretches a very wide or very tall one across its box", () => {
+    const pane = { width: 1400, height: 900 };
+    const square = mapFrame({ minX: 0, minY: 0, maxX: 4000, maxY: 3000 }, pane);
+    expect(square.width).toBe(200);
+    expect(square.height).toBe(150);
+    expect(square.scaleX).toBeCloseTo(square.scaleY, 4);
+    // 100,000 nodes with many retries: 2 px tall at one scale; stretched down to 60.
+    const wide = mapFrame({ minX: -50_000, minY: 0, maxX: 7_000_000, maxY: 26_000 }, pane);
+    expect(wide.width).toBe(200);
+    expect(wide.height).toBe(60);
+    expect(wide.scaleY).toBeGreaterThan(wide.scaleX * 50);
+    // A long chat without forks: stretched across to 80.
+    const tall = mapFrame({ minX: 0, minY: 0, maxX: 220, maxY: 256_000 }, pane);
+    expect(tall.height).toBe(150);
+    expect(tall.width).toBe(80);
+    const wideRanks = paintRanks(
+      wide.width,
+      wide.height,
+      wide,
+      1,
+      layout.nodes.slice(0, 1).map((card) => ({ ...card, position: { x: 0, y: 25_900 } })),
+      null,
+    );
+    // A card at the bottom of the wide layout is painted on the map's last rows, not cut off.
+    expect(wideRanks.slice((wide.height - 2) * wide.width).some((r) => r > 0)).toBe(true);
   });
 });
