@@ -16,8 +16,17 @@ const COLOUR_VARS: Readonly<Record<Paint, string>> = {
   head: "--text",
 };
 
-/** What a colour of the page's CSS is, as the canvas paints it: red, green, blue, alpha. */
-function rgbaOf(colour: string): readonly [number, number, number, number] {
+type Rgba = readonly [number, number, number, number];
+/** Colours already read, by their CSS text: a theme has a handful. */
+const rgbaRead = new Map<string, Rgba>();
+
+/**
+ * What a colour of the page's CSS is, as the canvas paints it: red, green, blue, alpha. Read
+ * once per colour through a one-pixel canvas, then remembered.
+ */
+function rgbaOf(colour: string): Rgba {
+  const known = rgbaRead.get(colour);
+  if (known !== undefined) return known;
   const probe = document.createElement("canvas");
   probe.width = probe.height = 1;
   const ctx = probe.getContext("2d", { willReadFrequently: true });
@@ -25,7 +34,9 @@ function rgbaOf(colour: string): readonly [number, number, number, number] {
   ctx.fillStyle = colour;
   ctx.fillRect(0, 0, 1, 1);
   const [r = 136, g = 136, b = 136, a = 255] = ctx.getImageData(0, 0, 1, 1).data;
-  return [r, g, b, a];
+  const read: Rgba = [r, g, b, a];
+  rgbaRead.set(colour, read);
+  return read;
 }
 
 const selectTransform = (s: ReactFlowState) => s.transform;

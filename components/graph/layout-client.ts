@@ -74,6 +74,20 @@ function applyPatch<T>(held: Map<string, T>, change: Patch<T>, key: (item: T) =>
   for (const item of change.upserts) held.set(key(item), item);
 }
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The small strings every message repeats (kinds, statuses, types, handles), one copy each. */
+const constants = new Map<string, string>();
+/** Enough for every kind, status, type, variant and handle; a flood of others is not kept. */
+const MOST_CONSTANTS = 256;
+
+function constant<S extends string>(text: S): S {
+  const known = constants.get(text);
+  if (known !== undefined) return known as S;
+  if (constants.size < MOST_CONSTANTS) constants.set(text, text);
+  return text;
+}
+
 /**
  * The graph model of a large session, built in a worker from what changed ([R138]). Each
  * request sends the nodes whose copies changed since the previous one (by identity: the
@@ -245,11 +259,59 @@ export class GraphModelClient {
       this.edges.clear();
       this.nav.clear();
     }
+    for (const row of reply.rows.upserts) this.share(row);
     applyPatch(this.rows, reply.rows, (row) => row.id);
+    for (const card of reply.cards.upserts) this.share(card);
     applyPatch(this.cards, reply.cards, (card) => card.id);
+    for (const e of reply.edges.upserts) this.share(e);
     applyPatch(this.edges, reply.edges, (e) => e.id);
     for (const id of reply.nav.removed) this.nav.delete(id);
-    for (const [id, entry] of reply.nav.upserts) this.nav.set(id, entry);
+    for (const [id, entry] of reply.nav.upserts) {
+      const moves = entry as Writable<NavEntry>;
+      moves.up = this.idOf(moves.up);
+      moves.down = this.idOf(moves.down);
+      moves.left = this.idOf(moves.left);
+      moves.right = this.idOf(moves.right);
+      this.nav.set(this.idOf(id), moves);
+    }
+  }
+
+  /** The copy of a node's id the rows hold: one string per id, not one per mention. */
+  private idOf<S extends string | null>(id: S): S {
+    return id === null ? id : ((this.rows.get(id)?.id ?? id) as S);
+  }
+
+  /**
+   * Makes an item read from a message share the strings the page already holds. A message
+   * brings its own copy of every string in it: at 100,000 nodes, each node's 26-character id
+   * came eight times (card, edges, arrows, row) and each card and edge its own "assistant",
+   * "complete", "turn", "out"… — 16 MB of copies of nine words and 25 MB of ids, a third of
+   * the page's heap. The items are the client's own (fresh from the message, or the local
+   * builder's, which holds equal strings), so they are changed in place.
+   */
+  private share(item: PageRow | FlowNode | FlowEdge): void {
+    if ("kind" in item) {
+      const row = item as Writable<PageRow>;
+      row.id = this.idOf(row.id);
+      row.kind = constant(row.kind);
+    } else if ("position" in item) {
+      const card = item as Writable<FlowNode>;
+      card.id = this.idOf(card.id);
+      card.type = constant(card.type);
+      if (card.type === "turn" || card.type === "side") {
+        const data = card.data as Writable<(typeof card)["data"]>;
+        data.kind = constant(data.kind);
+        if ("status" in data) (data as Writable<{ status: string }>).status = constant(data.status);
+      }
+    } else {
+      const e = item as Writable<FlowEdge>;
+      e.source = this.idOf(e.source);
+      e.target = this.idOf(e.target);
+      e.type = constant(e.type);
+      e.sourceHandle = constant(e.sourceHandle);
+      e.targetHandle = constant(e.targetHandle);
+      (e.data as Writable<FlowEdge["data"]>).variant = constant(e.data.variant);
+    }
   }
 
   /** The model over the maps held: they change in place, the views over them are new. */
