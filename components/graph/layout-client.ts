@@ -34,6 +34,21 @@ export interface ModelInput extends ModelOptions {
 const withoutReads = (node: LedgerNode): LedgerNode =>
   node.reads.length === 0 ? node : { ...node, reads: [] };
 
+/**
+ * Runs `fn` in a task after those already queued — React's render of a part just shown
+ * among them (its scheduler posts to a MessageChannel too, and such tasks run in order).
+ * Not a timer: a hidden tab throttles timers to one a second or slower, which would stall
+ * the parts of an answer there.
+ */
+function afterQueuedTasks(fn: () => void): void {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    fn();
+  };
+  channel.port2.postMessage(null);
+}
+
 const windowSize = (): WindowSize | null =>
   typeof window === "undefined" ? null : { width: window.innerWidth, height: window.innerHeight };
 
@@ -129,7 +144,7 @@ export class GraphModelClient {
      * When to ask for the next part of an answer: after the tasks already queued, so a
      * part shown is rendered before the next one is read.
      */
-    private readonly later: (ask: () => void) => void = (ask) => setTimeout(ask, 0),
+    private readonly later: (ask: () => void) => void = afterQueuedTasks,
   ) {}
 
   request(input: ModelInput): void {

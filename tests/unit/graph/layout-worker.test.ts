@@ -382,6 +382,30 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expectModel(shown.at(-1), l.graph("u150"), FOLDED);
   });
 
+  it("[R138] the next part is asked for in a task after the ones queued, not at once", async () => {
+    const worker = new FakeWorker(100);
+    const client = new GraphModelClient(
+      () => worker,
+      () => undefined,
+      () => ({ width: 400, height: 300 }),
+    );
+    const l = new TestLedger();
+    let tip = "R";
+    for (let i = 0; i < 150; i++) {
+      l.chain(tip, `u${i} a${i}`).add(`a${i}x`, `u${i}`);
+      tip = `a${i}`;
+    }
+    client.request(input(l, tip));
+    worker.answer(1);
+    // Not from inside the message: what the part set off (React's render) runs first.
+    expect(worker.asked).toBe(0);
+    for (let i = 0; i < 100 && worker.asked === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(worker.asked).toBe(1);
+    client.dispose();
+  });
+
   it("[R138] the worker module answers messages with the shared builder", async () => {
     const posted: unknown[] = [];
     const scope: {
