@@ -181,7 +181,7 @@ function patch<T>(
 }
 
 /** At most this many rows, cards, edges and arrows together in one part of an answer. */
-export const PART_ITEMS = 10_000;
+export const PART_ITEMS = 5_000;
 /** The first part of an answer holds the cards this many windows either side of HEAD's. */
 const NEAR_WINDOWS = 3;
 
