@@ -301,7 +301,8 @@ export class GraphModelClient {
    * brings its own copy of every string in it: at 100,000 nodes, each node's 26-character id
    * came eight times (card, edges, arrows, row) and each card and edge its own "assistant",
    * "complete", "turn", "out"… — 16 MB of copies of nine words and 25 MB of ids, a third of
-   * the page's heap. The items are the client's own (fresh from the message, or the local
+   * the page's heap — and each card its label, which for a node the page holds as a skeleton
+   * is the very text the store holds (19 MB: a label cut with "…" is a two-byte string). The items are the client's own (fresh from the message, or the local
    * builder's, which holds equal strings), so they are changed in place.
    */
   private share(item: PageRow | FlowNode | FlowEdge): void {
@@ -317,6 +318,9 @@ export class GraphModelClient {
         const data = card.data as Writable<(typeof card)["data"]>;
         data.kind = constant(data.kind);
         if ("status" in data) (data as Writable<{ status: string }>).status = constant(data.status);
+        // A skeleton's content is its card label: the store's copy serves both.
+        const held = this.synced?.nodes.get(card.id)?.content;
+        if (held === data.text) data.text = held;
       }
     } else {
       const e = item as Writable<FlowEdge>;
