@@ -9,6 +9,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { errorOf } from "@/components/ui/api-error";
 import { cx } from "@/components/ui/cx";
 import styles from "./account.module.css";
+import { DataTable } from "./data-table";
 
 export interface UserRow {
   readonly id: string;
@@ -35,84 +36,61 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
     <>
       <section className={styles.card} aria-labelledby="users-title">
         <h2 id="users-title">Accounts</h2>
-        <div className={styles.tableScroll} tabIndex={0} role="region" aria-label="Accounts table">
-          <table className={styles.dataTable} role="table">
-            <thead role="rowgroup">
-              <tr role="row">
-                <th scope="col" role="columnheader">
-                  Name
-                </th>
-                <th scope="col" role="columnheader">
-                  Email
-                </th>
-                <th scope="col" role="columnheader">
-                  Role
-                </th>
-                <th scope="col" role="columnheader">
-                  Since
-                </th>
-                <th scope="col" role="columnheader">
-                  Status
-                </th>
-                <th scope="col" role="columnheader">
-                  Password
-                </th>
-              </tr>
-            </thead>
-            <tbody role="rowgroup">
-              {users.map((u) => (
-                <tr role="row" key={u.id}>
-                  <td role="cell" data-label="Name">
-                    {u.name}
-                  </td>
-                  <td role="cell" data-label="Email">
-                    {u.email}
-                  </td>
-                  <td role="cell" data-label="Role">
-                    {u.role ?? "user"}
-                  </td>
-                  <td role="cell" data-label="Since">
-                    <LocalTime iso={u.createdAt} format="date" />
-                  </td>
-                  <td role="cell" data-label="Status">
-                    {u.id === selfId ? (
-                      "you"
-                    ) : (
-                      <button
-                        className="btn"
-                        disabled={pending}
-                        aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.email}`}
-                        onClick={() => start(() => void setDisabledAction(u.id, !u.disabled))}
-                      >
-                        {u.disabled ? "Enable" : "Disable"}
-                      </button>
-                    )}
-                  </td>
-                  <td role="cell" data-label="Password">
-                    {u.id === selfId ? (
-                      <a href="/account">change yours</a>
-                    ) : (
-                      <>
-                        {u.temporaryPassword && <span className={styles.note}>temporary · </span>}
-                        <button
-                          className="btn"
-                          aria-label={`Set a new password for ${u.email}`}
-                          onClick={() => {
-                            setResetting(u);
-                            setResetNote(null);
-                            resetRef.current?.showModal();
-                          }}
-                        >
-                          Set password…
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Accounts table"
+          columns={["Name", "Email", "Role", "Since", "Status", "Password"]}
+        >
+          {users.map((u) => (
+            <tr role="row" key={u.id}>
+              <td role="cell" data-label="Name">
+                {u.name}
+              </td>
+              <td role="cell" data-label="Email">
+                {u.email}
+              </td>
+              <td role="cell" data-label="Role">
+                {u.role ?? "user"}
+              </td>
+              <td role="cell" data-label="Since">
+                <LocalTime iso={u.createdAt} format="date" />
+              </td>
+              <td role="cell" data-label="Status">
+                {u.id === selfId ? (
+                  "you"
+                ) : (
+                  <button
+                    className="btn"
+                    disabled={pending}
+                    aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.email}`}
+                    onClick={() => start(() => void setDisabledAction(u.id, !u.disabled))}
+                  >
+                    {u.disabled ? "Enable" : "Disable"}
+                  </button>
+                )}
+              </td>
+              <td role="cell" data-label="Password">
+                {u.id === selfId ? (
+                  <a href="/account">change yours</a>
+                ) : (
+                  <>
+                    {u.temporaryPassword && <span className={styles.note}>temporary · </span>}
+                    <button
+                      className="btn"
+                      aria-label={`Set a new password for ${u.email}`}
+                      onClick={() => {
+                        setResetting(u);
+                        setResetNote(null);
+                        resetRef.current?.showModal();
+                      }}
+                    >
+                      Set password…
+                    </button>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
         {resetNote && (
           <p className={styles.note} role="status">
             {resetNote}

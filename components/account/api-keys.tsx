@@ -8,6 +8,7 @@ import { readAnswer } from "@/components/ui/read-answer";
 import { apiKeyCreatedSchema } from "@/lib/http/answers";
 import { cx } from "@/components/ui/cx";
 import styles from "./account.module.css";
+import { DataTable } from "./data-table";
 
 /** Personal API keys: create (shown once), list, revoke. */
 export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
@@ -82,56 +83,36 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
         </p>
       )}
       {keys.length > 0 && (
-        <div className={styles.tableScroll} tabIndex={0} role="region" aria-label="API keys table">
-          <table className={styles.dataTable} role="table">
-            <thead role="rowgroup">
-              <tr role="row">
-                <th scope="col" role="columnheader">
-                  Name
-                </th>
-                <th scope="col" role="columnheader">
-                  Key
-                </th>
-                <th scope="col" role="columnheader">
-                  Created
-                </th>
-                <th scope="col" role="columnheader">
-                  Last used
-                </th>
-                <th scope="col" role="columnheader">
-                  <span className="visually-hidden">Revoke</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody role="rowgroup">
-              {keys.map((k) => (
-                <tr role="row" key={k.id}>
-                  <td role="cell" data-label="Name">
-                    {k.name}
-                  </td>
-                  <td role="cell" data-label="Key">
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td role="cell" data-label="Created">
-                    <LocalTime iso={k.createdAt} />
-                  </td>
-                  <td role="cell" data-label="Last used">
-                    {k.lastUsedAt ? <LocalTime iso={k.lastUsedAt} /> : "never"}
-                  </td>
-                  <td role="cell" className={styles.actionCell}>
-                    <button
-                      className="btn"
-                      aria-label={`Revoke ${k.name}`}
-                      onClick={() => void revoke(k.id)}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="API keys table"
+          columns={["Name", "Key", "Created", "Last used", "hidden:Revoke"]}
+        >
+          {keys.map((k) => (
+            <tr role="row" key={k.id}>
+              <td role="cell" data-label="Name">
+                {k.name}
+              </td>
+              <td role="cell" data-label="Key">
+                <code>{k.prefix}…</code>
+              </td>
+              <td role="cell" data-label="Created">
+                <LocalTime iso={k.createdAt} />
+              </td>
+              <td role="cell" data-label="Last used">
+                {k.lastUsedAt ? <LocalTime iso={k.lastUsedAt} /> : "never"}
+              </td>
+              <td role="cell" className={styles.actionCell}>
+                <button
+                  className="btn"
+                  aria-label={`Revoke ${k.name}`}
+                  onClick={() => void revoke(k.id)}
+                >
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -97,6 +97,17 @@ const resetSync = (gen: number, l: TestLedger, head: string, summary?: string): 
   window: null,
 });
 
+/** A chat of `turns` turns, each reply with a dead retry beside it; `tip` is the last reply. */
+function retriedChat(turns: number): { l: TestLedger; tip: string } {
+  const l = new TestLedger();
+  let tip = "R";
+  for (let i = 0; i < turns; i++) {
+    l.chain(tip, `u${i} a${i}`).add(`a${i}x`, `u${i}`);
+    tip = `a${i}`;
+  }
+  return { l, tip };
+}
+
 /** What the worker's model must equal: the in-place one, with the rows as the page holds them. */
 function expectModel(model: GraphModel | undefined, view: GraphView, opts: ModelOptions) {
   if (model === undefined) throw new Error("no model delivered");
@@ -151,13 +162,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
       () => worker,
       (m) => shown.push(m),
     );
-    const l = new TestLedger();
-    let tip = "R";
-    for (let i = 0; i < 300; i++) {
-      const dead = `a${i}x`;
-      l.chain(tip, `u${i} a${i}`).add(dead, `u${i}`);
-      tip = `a${i}`;
-    }
+    const { l, tip } = retriedChat(300);
     client.request(input(l, tip));
     worker.answer();
     expect(client.nodesSent).toBe(l.nodes.length);
@@ -301,12 +306,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] a large answer comes in parts, HEAD's area first, and the parts make the whole", () => {
-    const l = new TestLedger();
-    let tip = "R";
-    for (let i = 0; i < 150; i++) {
-      l.chain(tip, `u${i} a${i}`).add(`a${i}x`, `u${i}`);
-      tip = `a${i}`;
-    }
+    const { l, tip } = retriedChat(150);
     const sync = { ...resetSync(1, l, tip), window: { width: 400, height: 300 } };
     const whole = new GraphBuilder().answer(sync);
     const parts = new GraphBuilder().answerInParts(sync, 100);
@@ -357,12 +357,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
       () => ({ width: 400, height: 300 }),
       (ask) => ask(),
     );
-    const l = new TestLedger();
-    let tip = "R";
-    for (let i = 0; i < 150; i++) {
-      l.chain(tip, `u${i} a${i}`).add(`a${i}x`, `u${i}`);
-      tip = `a${i}`;
-    }
+    const { l, tip } = retriedChat(150);
     client.request(input(l, tip));
     worker.answer(1);
     // The first part is shown: HEAD's card, not yet the far end of the graph.
@@ -389,12 +384,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
       () => undefined,
       () => ({ width: 400, height: 300 }),
     );
-    const l = new TestLedger();
-    let tip = "R";
-    for (let i = 0; i < 150; i++) {
-      l.chain(tip, `u${i} a${i}`).add(`a${i}x`, `u${i}`);
-      tip = `a${i}`;
-    }
+    const { l, tip } = retriedChat(150);
     client.request(input(l, tip));
     worker.answer(1);
     // Not from inside the message: what the part set off (React's render) runs first.
@@ -423,12 +413,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(reply.gen).toBe(7);
     expect(reply.cards.upserts).toEqual(layoutGraph(l.graph("a3", "S"), FOLDED).nodes);
     // A large answer: the first part at once, each next one when asked for, for its answer.
-    const big = new TestLedger();
-    let tip = "R";
-    for (let i = 0; i < 1000; i++) {
-      big.chain(tip, `u${i} a${i}`).add(`a${i}x`, `u${i}`);
-      tip = `a${i}`;
-    }
+    const { l: big, tip } = retriedChat(1000);
     posted.length = 0;
     scope.onmessage?.({ data: { ...resetSync(8, big, tip), window: { width: 800, height: 600 } } });
     expect(posted).toHaveLength(1);
