@@ -131,7 +131,10 @@ test("[R202] passwords: change yours and sign in with it; an admin's reset force
   await reset.scrollIntoViewIfNeeded();
   const box = await reset.boundingBox();
   expect((box?.x ?? 390) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
-  await expect(admin.getByRole("cell", { name: BOB.email, exact: true })).toBeVisible();
+  const email = admin.getByRole("cell", { name: BOB.email, exact: true });
+  await expect(email).toBeVisible();
+  // Each value shows its column's name beside it (generated content, not read twice).
+  expect(await email.evaluate((el) => getComputedStyle(el, "::before").content)).not.toBe("none");
   await adminContext.close();
 
   await bob.goto("/");

@@ -4,7 +4,15 @@ import { useReactFlow, useStore, type ReactFlowState } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, type PointerEvent } from "react";
 import type { GraphEdge, GraphNode } from "./flow-node-types";
 import type { FlowNode } from "./flow-types";
-import { mapFrame, ORDER, paintRanks, rgbaPixels, type Paint } from "./minimap-paint";
+import {
+  flowPointAt,
+  mapFrame,
+  ORDER,
+  paintRanks,
+  rgbaPixels,
+  viewOnMap,
+  type Paint,
+} from "./minimap-paint";
 import { boundsOf } from "./opening-view";
 import p from "./panel.module.css";
 
@@ -95,8 +103,7 @@ export function GraphMinimap({
     (event: PointerEvent<HTMLDivElement>) => {
       if (box === null) return;
       const rect = event.currentTarget.getBoundingClientRect();
-      const x = box.minX + (event.clientX - rect.left) / box.scaleX;
-      const y = box.minY + (event.clientY - rect.top) / box.scaleY;
+      const { x, y } = flowPointAt(box, event.clientX - rect.left, event.clientY - rect.top);
       onPan();
       void flow.setCenter(x, y, { zoom: flow.getZoom() });
     },
@@ -104,11 +111,7 @@ export function GraphMinimap({
   );
 
   if (box === null) return null;
-  // The view's rectangle, on the map, clipped to it.
-  const left = Math.max(0, (-tx / zoom - box.minX) * box.scaleX);
-  const top = Math.max(0, (-ty / zoom - box.minY) * box.scaleY);
-  const right = Math.min(box.width, ((paneW - tx) / zoom - box.minX) * box.scaleX);
-  const bottom = Math.min(box.height, ((paneH - ty) / zoom - box.minY) * box.scaleY);
+  const view = viewOnMap(box, [tx, ty, zoom], paneW, paneH);
   return (
     <div
       className={p.minimap}
@@ -128,13 +131,7 @@ export function GraphMinimap({
         role="img"
         aria-label="Overview of the graph: HEAD, its branch and the summaries; drag to move the view"
       />
-      {right > left && bottom > top && (
-        <div
-          className={p.minimapView}
-          style={{ left, top, width: right - left, height: bottom - top }}
-          aria-hidden
-        />
-      )}
+      {view !== null && <div className={p.minimapView} style={view} aria-hidden />}
     </div>
   );
 }

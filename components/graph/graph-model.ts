@@ -318,7 +318,7 @@ export class GraphBuilder {
   answerInParts(sync: GraphSync, size = PART_ITEMS): GraphReply[] {
     const whole = this.answer(sync);
     if ("error" in whole) return [whole];
-    const head = whole.headId === null ? undefined : this.cards.get(whole.headId);
+    const head = whole.headId === null ? undefined : this.cardOf(whole.headId);
     const near = head === undefined || sync.window === null ? null : nearArea(head, sync.window);
     return inParts(whole, near, size);
   }
@@ -349,6 +349,21 @@ export class GraphBuilder {
       edges: patch(this.edges, layout.edges, byId, sync.reset),
       nav: patch(this.nav, layout.nav, ([id]) => id, sync.reset),
     };
+  }
+
+  /** A node's card, or the capsule's that folds it (HEAD checked out inside a summary). */
+  private cardOf(id: string): FlowNode | undefined {
+    const own = this.cards.get(id);
+    if (own !== undefined) return own;
+    for (const card of this.cards.values()) {
+      if (
+        card.type === "capsule" &&
+        this.rows.get(card.data.summaryId)?.covers_ids?.includes(asNodeId(id))
+      ) {
+        return card;
+      }
+    }
+    return undefined;
   }
 
   private take(upserts: readonly LedgerNode[], removed: readonly string[]): void {

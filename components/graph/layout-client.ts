@@ -125,6 +125,11 @@ export class GraphModelClient {
   private synced: ModelInput | null = null;
   /** The request in flight resets the builder (its failure must be followed by another). */
   private resetting = false;
+  /**
+   * The answer arriving in parts: its generation, whether it is a reset, and the parts of a
+   * change held until its last part.
+   */
+  private arriving: { gen: number; reset: boolean; held: GraphPatch[] } | null = null;
   /** A patch applied but not yet delivered (a newer request was waiting). */
   private undelivered: GraphPatch | null = null;
   private readonly rows = new Map<string, PageRow>();
@@ -234,6 +239,7 @@ export class GraphModelClient {
 
   private settle(reply: GraphReply): void {
     if ("error" in reply) {
+      this.arriving = null;
       // A ledger mid-update (a node whose predecessor has not arrived) is built next time.
       // A failed reset left the builder empty: the next request must reset it again.
       if (this.resetting) this.synced = null;
@@ -244,6 +250,9 @@ export class GraphModelClient {
       }
       return;
     }
+    const held = this.arriving?.gen === reply.gen ? this.arriving.held : [];
+    this.arriving = null;
+    for (const part of held) this.take(part, true);
     this.take(reply);
     if (this.wanted === null) {
       this.deliver(this.model(reply));
@@ -254,40 +263,57 @@ export class GraphModelClient {
   }
 
   /**
-   * A part of an answer with more to come: applied, and the next one asked for. A reset's
-   * first part (the cards around HEAD) is shown at once, so a large session's graph appears
-   * before the rest has come.
+   * A part of an answer with more to come, and the next one asked for. A reset's parts are
+   * applied as they come and its first part (the cards around HEAD) is shown at once, so a
+   * large session's graph appears before the rest has come; the page held nothing, so a
+   * partial reset only lacks far cards. A change's parts are held and applied with its last.
    */
   private part(reply: GraphPatch): void {
-    this.take(reply);
-    if (reply.reset && this.wanted === null) this.deliver(this.model(reply));
+    if (this.arriving?.gen !== reply.gen) {
+      this.arriving = { gen: reply.gen, reset: reply.reset, held: [] };
+    }
+    if (this.arriving.reset) {
+      this.take(reply);
+      if (reply.reset && this.wanted === null) this.deliver(this.model(reply));
+    } else {
+      // A change is applied whole, at its last part: the model shown until then stays the
+      // one before it (whose maps the views read), never some cards moved and some not.
+      this.shareAll(reply);
+      this.arriving.held.push(reply);
+    }
     const worker = this.worker;
     this.later(() => {
       if (this.worker === worker) worker?.postMessage({ next: reply.gen });
     });
   }
 
-  private take(reply: GraphPatch): void {
+  /** Applies an answer (or a part of one); `shared`: its strings were already shared. */
+  private take(reply: GraphPatch, shared = false): void {
     if (reply.reset) {
       this.rows.clear();
       this.cards.clear();
       this.edges.clear();
       this.nav.clear();
     }
-    for (const row of reply.rows.upserts) this.share(row);
+    if (!shared) this.shareAll(reply);
     applyPatch(this.rows, reply.rows, (row) => row.id);
-    for (const card of reply.cards.upserts) this.share(card);
     applyPatch(this.cards, reply.cards, (card) => card.id);
-    for (const e of reply.edges.upserts) this.share(e);
     applyPatch(this.edges, reply.edges, (e) => e.id);
     for (const id of reply.nav.removed) this.nav.delete(id);
-    for (const [id, entry] of reply.nav.upserts) {
+    for (const [id, entry] of reply.nav.upserts) this.nav.set(this.idOf(id), entry);
+  }
+
+  /** Makes every item of an answer share the strings the page holds ({@link share}). */
+  private shareAll(reply: GraphPatch): void {
+    for (const row of reply.rows.upserts) this.share(row);
+    for (const card of reply.cards.upserts) this.share(card);
+    for (const e of reply.edges.upserts) this.share(e);
+    for (const [, entry] of reply.nav.upserts) {
       const moves = entry as Writable<NavEntry>;
       moves.up = this.idOf(moves.up);
       moves.down = this.idOf(moves.down);
       moves.left = this.idOf(moves.left);
       moves.right = this.idOf(moves.right);
-      this.nav.set(this.idOf(id), moves);
     }
   }
 
@@ -347,6 +373,7 @@ export class GraphModelClient {
   }
 
   private fail(): void {
+    this.arriving = null;
     this.broken = true;
     this.inFlight = false;
     this.worker?.terminate();

@@ -121,3 +121,27 @@ export function rgbaPixels(
   }
   return px;
 }
+
+/** The layout point under a point of the map, in CSS pixels from its top-left corner. */
+export function flowPointAt(frame: MapBox, x: number, y: number): { x: number; y: number } {
+  return { x: frame.minX + x / frame.scaleX, y: frame.minY + y / frame.scaleY };
+}
+
+/**
+ * The view's rectangle on the map, clipped to it, for a React Flow viewport (`tx`, `ty`,
+ * `zoom`) over a pane of `paneW` × `paneH`; null when the view lies off the map.
+ */
+export function viewOnMap(
+  frame: MapFrame,
+  [tx, ty, zoom]: readonly [number, number, number],
+  paneW: number,
+  paneH: number,
+): { left: number; top: number; width: number; height: number } | null {
+  const left = Math.max(0, (-tx / zoom - frame.minX) * frame.scaleX);
+  const top = Math.max(0, (-ty / zoom - frame.minY) * frame.scaleY);
+  const right = Math.min(frame.width, ((paneW - tx) / zoom - frame.minX) * frame.scaleX);
+  const bottom = Math.min(frame.height, ((paneH - ty) / zoom - frame.minY) * frame.scaleY);
+  return right > left && bottom > top
+    ? { left, top, width: right - left, height: bottom - top }
+    : null;
+}

@@ -348,6 +348,19 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(new GraphBuilder().answerInParts(sync)).toHaveLength(1);
   });
 
+  it("[R138] HEAD folded inside a capsule: the first part is the capsule's area", () => {
+    const l = compacted();
+    const sync: GraphSync = {
+      ...resetSync(1, l, "a1", "S"),
+      session: l.session("a1", "S"),
+      window: { width: 400, height: 300 },
+    };
+    const [first] = new GraphBuilder().answerInParts(sync, 5);
+    if (first === undefined || "error" in first) throw new Error("no answer");
+    expect(first.more).toBe(true);
+    expect(first.cards.upserts.map((c) => c.id)).toContain("S");
+  });
+
   it("[R138] a reset in parts shows HEAD's area at once; the next request waits for the last part", () => {
     const worker = new FakeWorker(100);
     const shown: GraphModel[] = [];
@@ -375,6 +388,41 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(worker.outbox).toHaveLength(0);
     worker.answer();
     expectModel(shown.at(-1), l.graph("u150"), FOLDED);
+  });
+
+  it("[R138] a change in parts is shown whole, at its last part — never half applied", () => {
+    const worker = new FakeWorker(100);
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+      () => ({ width: 400, height: 300 }),
+      (ask) => ask(),
+    );
+    const { l, tip } = retriedChat(150);
+    client.request(input(l, tip));
+    worker.answer();
+    const before = shown.length;
+    const glow = (m: GraphModel | undefined, id: string) => {
+      const card = m?.cards.get(id);
+      return card?.type === "turn" ? card.data.glow : undefined;
+    };
+    expect(glow(shown.at(-1), "u0")).toBeNull();
+    // What a reply read glows and dims the rest — nearly every card and edge changes — and a
+    // dead retry goes: one change, many parts.
+    l.remove("a0x");
+    const marked: ModelOptions = { ...FOLDED, reads: [nid("u149")] };
+    client.request(input(l, tip, marked));
+    worker.answer(3);
+    expect(worker.outbox.length).toBeGreaterThan(0);
+    // The model shown is still the one before the change, in every card.
+    expect(shown).toHaveLength(before);
+    expect(glow(shown.at(-1), "u0")).toBeNull();
+    expect(shown.at(-1)?.cards.has("a0x")).toBe(true);
+    worker.arrive();
+    expect(shown).toHaveLength(before + 1);
+    expect(glow(shown.at(-1), "u0")).toBe("dim");
+    expectModel(shown.at(-1), l.graph(tip), marked);
   });
 
   it("[R138] the next part is asked for in a task after the ones queued, not at once", async () => {

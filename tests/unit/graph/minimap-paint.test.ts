@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { NodeId } from "@/lib/engine/ids";
 import { layoutGraph } from "@/components/graph/layout";
-import { mapFrame, ORDER, paintOf, paintRanks, rgbaPixels } from "@/components/graph/minimap-paint";
+import {
+  flowPointAt,
+  mapFrame,
+  ORDER,
+  paintOf,
+  paintRanks,
+  rgbaPixels,
+  viewOnMap,
+} from "@/components/graph/minimap-paint";
 import { boundsOf } from "@/components/graph/opening-view";
 import { compacted } from "./ledger";
 
@@ -77,5 +85,25 @@ describe("the minimap's pixels (issue 20)", () => {
     );
     // A card at the bottom of the wide layout is painted on the map's last rows, not cut off.
     expect(wideRanks.slice((wide.height - 2) * wide.width).some((r) => r > 0)).toBe(true);
+  });
+
+  it("places the view's rectangle and the pointer with each axis's own scale", () => {
+    const wide = mapFrame(
+      { minX: 0, minY: 0, maxX: 1_000_000, maxY: 10_000 },
+      { width: 1400, height: 900 },
+    );
+    expect(wide.scaleY).toBeGreaterThan(wide.scaleX * 10);
+    // A 1,000 × 500 view at zoom 1 whose top-left is the flow point (500,000, 2,000).
+    const view = viewOnMap(wide, [-500_000, -2_000, 1], 1_000, 500);
+    expect(view?.left).toBeCloseTo(500_000 * wide.scaleX, 6);
+    expect(view?.top).toBeCloseTo(2_000 * wide.scaleY, 6);
+    expect(view?.width).toBeCloseTo(1_000 * wide.scaleX, 6);
+    expect(view?.height).toBeCloseTo(500 * wide.scaleY, 6);
+    // The pointer at the rectangle's corner is the view's corner in the layout.
+    const corner = flowPointAt(wide, view?.left ?? 0, view?.top ?? 0);
+    expect(corner.x).toBeCloseTo(500_000, 6);
+    expect(corner.y).toBeCloseTo(2_000, 6);
+    // A view off the map has no rectangle.
+    expect(viewOnMap(wide, [5_000_000, 0, 1], 1_000, 500)).toBeNull();
   });
 });
