@@ -108,6 +108,22 @@ function retriedChat(turns: number): { l: TestLedger; tip: string } {
   return { l, tip };
 }
 
+/**
+ * A client whose worker answers in parts of 100 items, asked for at once, for a 400 × 300
+ * window; `shown` collects the models delivered.
+ */
+function partedClient() {
+  const worker = new FakeWorker(100);
+  const shown: GraphModel[] = [];
+  const client = new GraphModelClient(
+    () => worker,
+    (m) => shown.push(m),
+    () => ({ width: 400, height: 300 }),
+    (ask) => ask(),
+  );
+  return { worker, shown, client };
+}
+
 /** What the worker's model must equal: the in-place one, with the rows as the page holds them. */
 function expectModel(model: GraphModel | undefined, view: GraphView, opts: ModelOptions) {
   if (model === undefined) throw new Error("no model delivered");
@@ -362,14 +378,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] a reset in parts shows HEAD's area at once; the next request waits for the last part", () => {
-    const worker = new FakeWorker(100);
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-      () => ({ width: 400, height: 300 }),
-      (ask) => ask(),
-    );
+    const { worker, shown, client } = partedClient();
     const { l, tip } = retriedChat(150);
     client.request(input(l, tip));
     worker.answer(1);
@@ -391,14 +400,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] a change in parts is shown whole, at its last part — never half applied", () => {
-    const worker = new FakeWorker(100);
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-      () => ({ width: 400, height: 300 }),
-      (ask) => ask(),
-    );
+    const { worker, shown, client } = partedClient();
     const { l, tip } = retriedChat(150);
     client.request(input(l, tip));
     worker.answer();
