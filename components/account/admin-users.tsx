@@ -9,7 +9,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { errorOf } from "@/components/ui/api-error";
 import { cx } from "@/components/ui/cx";
 import styles from "./account.module.css";
-import { DataTable } from "./data-table";
+import { Cell, DataTable, Row } from "./data-table";
 
 export interface UserRow {
   readonly id: string;
@@ -41,20 +41,14 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
           columns={["Name", "Email", "Role", "Since", "Status", "Password"]}
         >
           {users.map((u) => (
-            <tr role="row" key={u.id}>
-              <td role="cell" data-label="Name">
-                {u.name}
-              </td>
-              <td role="cell" data-label="Email">
-                {u.email}
-              </td>
-              <td role="cell" data-label="Role">
-                {u.role ?? "user"}
-              </td>
-              <td role="cell" data-label="Since">
+            <Row key={u.id}>
+              <Cell label="Name">{u.name}</Cell>
+              <Cell label="Email">{u.email}</Cell>
+              <Cell label="Role">{u.role ?? "user"}</Cell>
+              <Cell label="Since">
                 <LocalTime iso={u.createdAt} format="date" />
-              </td>
-              <td role="cell" data-label="Status">
+              </Cell>
+              <Cell label="Status">
                 {u.id === selfId ? (
                   "you"
                 ) : (
@@ -67,8 +61,8 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
                     {u.disabled ? "Enable" : "Disable"}
                   </button>
                 )}
-              </td>
-              <td role="cell" data-label="Password">
+              </Cell>
+              <Cell label="Password">
                 {u.id === selfId ? (
                   <a href="/account">change yours</a>
                 ) : (
@@ -87,8 +81,8 @@ export function AdminUsers({ users, selfId }: { users: readonly UserRow[]; selfI
                     </button>
                   </>
                 )}
-              </td>
-            </tr>
+              </Cell>
+            </Row>
           ))}
         </DataTable>
         {resetNote && (

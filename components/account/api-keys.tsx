@@ -8,7 +8,7 @@ import { readAnswer } from "@/components/ui/read-answer";
 import { apiKeyCreatedSchema } from "@/lib/http/answers";
 import { cx } from "@/components/ui/cx";
 import styles from "./account.module.css";
-import { DataTable } from "./data-table";
+import { Cell, DataTable, Row } from "./data-table";
 
 /** Personal API keys: create (shown once), list, revoke. */
 export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
@@ -88,20 +88,18 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
           columns={["Name", "Key", "Created", "Last used", "hidden:Revoke"]}
         >
           {keys.map((k) => (
-            <tr role="row" key={k.id}>
-              <td role="cell" data-label="Name">
-                {k.name}
-              </td>
-              <td role="cell" data-label="Key">
+            <Row key={k.id}>
+              <Cell label="Name">{k.name}</Cell>
+              <Cell label="Key">
                 <code>{k.prefix}…</code>
-              </td>
-              <td role="cell" data-label="Created">
+              </Cell>
+              <Cell label="Created">
                 <LocalTime iso={k.createdAt} />
-              </td>
-              <td role="cell" data-label="Last used">
+              </Cell>
+              <Cell label="Last used">
                 {k.lastUsedAt ? <LocalTime iso={k.lastUsedAt} /> : "never"}
-              </td>
-              <td role="cell" className={styles.actionCell}>
+              </Cell>
+              <Cell>
                 <button
                   className="btn"
                   aria-label={`Revoke ${k.name}`}
@@ -109,8 +107,8 @@ export function ApiKeys({ initial }: { initial: readonly ApiKeyInfo[] }) {
                 >
                   Revoke
                 </button>
-              </td>
-            </tr>
+              </Cell>
+            </Row>
           ))}
         </DataTable>
       )}

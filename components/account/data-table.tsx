@@ -37,3 +37,30 @@ export function DataTable({
     </div>
   );
 }
+
+/** A row of a {@link DataTable}. */
+export function Row({ children }: { readonly children: ReactNode }) {
+  return <tr role="row">{children}</tr>;
+}
+
+/**
+ * A cell of a {@link DataTable}: `label` (its column's name) is shown beside the value on a
+ * phone; a cell without one holds the row's actions.
+ */
+export function Cell({
+  label,
+  children,
+}: {
+  readonly label?: string;
+  readonly children: ReactNode;
+}) {
+  return label === undefined ? (
+    <td role="cell" className={styles.actionCell}>
+      {children}
+    </td>
+  ) : (
+    <td role="cell" data-label={label}>
+      {children}
+    </td>
+  );
+}
