@@ -13,7 +13,7 @@ import {
   useSession,
   useSessionStoreApi,
 } from "@/components/session/session-context";
-import type { ModelInfo } from "@/components/session/session-store";
+import type { LedgerRest, ModelInfo } from "@/components/session/session-store";
 import { unpackLedger, type PackedLedger } from "@/lib/engine/packed-ledger";
 import { SearchFocus } from "@/components/search/search-focus";
 import { CompareProvider } from "@/components/compare/compare-context";
@@ -45,10 +45,17 @@ import { cx } from "@/components/ui/cx";
 import { useEscapeKey } from "@/components/ui/use-escape-key";
 import styles from "./chat-app.module.css";
 
+/** A near-first page's fill starts this long after the page runs, with the graph hidden. */
+const FILL_WITHOUT_GRAPH_MS = 300;
+/** …and at the latest this long after, with the graph open (which starts it when shown). */
+const FILL_LATEST_MS = 5000;
+
 export interface ChatAppProps {
   readonly session: SessionRecord;
   /** The ledger the server rendered the page with, in columns ([R293]). */
   readonly nodes: PackedLedger;
+  /** What a big session's page was rendered without ([R294]); null: `nodes` is all of it. */
+  readonly rest?: LedgerRest | null;
   readonly model: ModelInfo;
   readonly account: AccountMenuProps;
   /** The attachment caps the server enforces, checked before an upload (issue 24). */
@@ -66,7 +73,12 @@ export function ChatApp(props: ChatAppProps) {
   // Read once: the store holds the nodes from here on (the page is keyed by the session).
   const [nodes] = useState(() => unpackLedger(props.nodes));
   return (
-    <SessionStoreProvider session={props.session} nodes={nodes} model={props.model}>
+    <SessionStoreProvider
+      session={props.session}
+      nodes={nodes}
+      rest={props.rest ?? null}
+      model={props.model}
+    >
       <ShortcutsProvider>
         <WithCompare>
           <ChatLayout
@@ -128,6 +140,21 @@ function ChatLayout({
   useEscapeKey(narrow && drawerOpen, () => setDrawerOpen(false));
   // The models' prices and windows, for the replies' cost lines and the picker.
   useEffect(loadModels, []);
+  // A near-first page's rest ([R294]): the graph starts it once it shows; without the graph
+  // (hidden, or a phone's closed drawer) shortly after the page runs, and in any case
+  // within a few seconds.
+  const store = useSessionStoreApi();
+  useEffect(() => {
+    const timer = setTimeout(
+      () =>
+        void store
+          .getState()
+          .whenComplete()
+          .catch(() => undefined),
+      graphOpen ? FILL_LATEST_MS : FILL_WITHOUT_GRAPH_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [graphOpen, store]);
   // Esc stops this tab's streaming reply (issue 21) — unless a dialog, the graph drawer or
   // another control used the key.
   useEscapeKey(busy === "turn" && !drawerOpen && !sidebarDrawer, (e) => {
@@ -135,7 +162,6 @@ function ChatLayout({
     actions.stop();
   });
   // "What did it read?" on a narrow screen opens the graph that answers it.
-  const store = useSessionStoreApi();
   useEffect(() => {
     if (!narrow) return;
     return store.subscribe((s, prev) => {

@@ -9,7 +9,7 @@ import {
   useSession,
   useSessionStoreApi,
 } from "@/components/session/session-context";
-import type { SessionState } from "@/components/session/session-store";
+import { withWholeLedger, type SessionState } from "@/components/session/session-store";
 import type { WireNode } from "@/lib/engine/wire-node";
 import { versionTip } from "@/components/session/versions";
 import { Markdown } from "./markdown";
@@ -113,7 +113,7 @@ export function ToolCallCards({
     if (skeletons) void store.getState().ensureFull(skeletons.split(",") as NodeId[]);
   }, [skeletons, store]);
   const open = useCallback(
-    (branch: LedgerNode) => onCheckout(versionTip(store.getState(), branch)),
+    (branch: LedgerNode) => withWholeLedger(store, (s) => onCheckout(versionTip(s, branch))),
     [store, onCheckout],
   );
   return (

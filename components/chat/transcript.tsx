@@ -13,7 +13,7 @@ import {
   useSession,
   useSessionStoreApi,
 } from "@/components/session/session-context";
-import type { SessionState } from "@/components/session/session-store";
+import { withWholeLedger, type SessionState } from "@/components/session/session-store";
 import {
   versionBeside,
   versionCount,
@@ -132,25 +132,25 @@ export function Transcript({ actions }: { actions: SessionActions }) {
     el.scrollTop = wanted;
   }, []);
   const onSibling = useCallback(
-    (node: LedgerNode, delta: -1 | 1) => {
-      const s = store.getState();
-      const target = versionStep(s, node, delta);
-      if (!target) return;
-      const tip = versionTip(s, target);
-      keepPlace.current = target.id;
-      // The other version's branch may be shorter: keep room below so the view can stay.
-      const el = scroller.current;
-      if (el) {
-        setFloor(el.scrollTop + el.clientHeight);
-        const row = el.querySelector<HTMLElement>(`[data-node-id="${CSS.escape(node.id)}"]`);
-        if (row) {
-          const top = row.getBoundingClientRect().top - el.getBoundingClientRect().top;
-          anchor.current = { id: target.id, top, until: performance.now() + 1500 };
+    (node: LedgerNode, delta: -1 | 1) =>
+      withWholeLedger(store, (s) => {
+        const target = versionStep(s, node, delta);
+        if (!target) return;
+        const tip = versionTip(s, target);
+        keepPlace.current = target.id;
+        // The other version's branch may be shorter: keep room below so the view can stay.
+        const el = scroller.current;
+        if (el) {
+          setFloor(el.scrollTop + el.clientHeight);
+          const row = el.querySelector<HTMLElement>(`[data-node-id="${CSS.escape(node.id)}"]`);
+          if (row) {
+            const top = row.getBoundingClientRect().top - el.getBoundingClientRect().top;
+            anchor.current = { id: target.id, top, until: performance.now() + 1500 };
+          }
         }
-      }
-      s.requestView({ kind: "version", id: target.id, from: node.id, head: tip });
-      void actions.checkout(tip);
-    },
+        s.requestView({ kind: "version", id: target.id, from: node.id, head: tip });
+        void actions.checkout(tip);
+      }),
     [store, actions],
   );
   // Compare this version's branch (HEAD's) with its neighbour's, side by side.
@@ -171,12 +171,12 @@ export function Transcript({ actions }: { actions: SessionActions }) {
     [compare],
   );
   const onCompare = useCallback(
-    (node: LedgerNode) => {
-      const s = store.getState();
-      const head = s.session.headId;
-      const other = head === null ? undefined : versionBeside(s, node);
-      if (other && head !== null) compare.open(head, versionTip(s, other));
-    },
+    (node: LedgerNode) =>
+      withWholeLedger(store, (s) => {
+        const head = s.session.headId;
+        const other = head === null ? undefined : versionBeside(s, node);
+        if (other && head !== null) compare.open(head, versionTip(s, other));
+      }),
     [store, compare],
   );
 

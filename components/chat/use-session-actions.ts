@@ -329,6 +329,8 @@ export function useSessionActions() {
             unwrap(await deleteBranchAction(sessionId(), tipId)),
           );
           await catchUp();
+          // The surviving version's tip may lie past what a near-first page holds ([R294]).
+          await store.getState().whenComplete();
           // HEAD fell back to the fork point; show the surviving version's latest turn there,
           // as a user expects after deleting one of two versions.
           const state = store.getState();

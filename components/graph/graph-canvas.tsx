@@ -106,7 +106,9 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     [heldReads],
   );
   // Built in place for a small session; in the worker, from what changed, for a large one.
-  const { model, big } = useGraphModel(expanded, showRelics, reads);
+  const { model, big, pending } = useGraphModel(expanded, showRelics, reads);
+  // Busy while a change is laid out or a near-first page's rest is on its way ([R294]).
+  const complete = useSession((st) => st.complete);
   const rows = model?.rows ?? EMPTY_ROWS;
   const cards = model?.cards ?? EMPTY_CARDS;
   const row = selectedId === null ? undefined : rows.get(selectedId);
@@ -250,6 +252,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
       tabIndex={0}
       onKeyDown={onKeyDown}
       aria-label="Conversation graph"
+      aria-busy={pending || !complete}
       aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Enter Space H F M C ?"
     >
       <div className={s.canvas} ref={paneRef}>

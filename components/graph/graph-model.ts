@@ -71,6 +71,19 @@ export interface GraphSync {
   readonly gen: number;
   /** The worker drops what it holds first: `upserts` is then the whole ledger. */
   readonly reset: boolean;
+  /**
+   * Answer the whole model, as a reset of the page's (the worker keeps its ledger): the
+   * change brought more nodes than the page held — a near-first page's rest ([R294]) — so
+   * the answer is shown like the first one, HEAD's area at once and the rest part by
+   * part, instead of one change applied whole in a single long task.
+   */
+  readonly redraw: boolean;
+  /**
+   * More of this change's nodes follow in the next message: the worker takes them into its
+   * ledger and answers nothing yet. A change of many nodes travels in messages of at most
+   * {@link SYNC_NODES}, one per task, so copying it never costs the page one long task.
+   */
+  readonly more: boolean;
   readonly session: SessionRecord;
   /** Nodes new or changed since the previous sync, without their `reads`. */
   readonly upserts: readonly LedgerNode[];
@@ -84,6 +97,9 @@ export interface GraphSync {
    */
   readonly window: WindowSize | null;
 }
+
+/** The most nodes one message to the worker carries ({@link GraphSync.more}). */
+export const SYNC_NODES = 5_000;
 
 /** A window's size in CSS pixels. */
 export interface WindowSize {
@@ -314,6 +330,12 @@ export class GraphBuilder {
     }
   }
 
+  /** Takes the nodes of a message with more to come ({@link GraphSync.more}); no answer. */
+  stage(sync: GraphSync): void {
+    if (sync.reset) this.clear();
+    this.take(sync.upserts, sync.removed);
+  }
+
   /** {@link answer} as the messages that carry it ({@link inParts}), HEAD's area first. */
   answerInParts(sync: GraphSync, size = PART_ITEMS): GraphReply[] {
     const whole = this.answer(sync);
@@ -323,12 +345,14 @@ export class GraphBuilder {
     return inParts(whole, near, size);
   }
 
+  private clear(): void {
+    this.nodes.clear();
+    this.order = [];
+    this.place.clear();
+  }
+
   private apply(sync: GraphSync): GraphPatch {
-    if (sync.reset) {
-      this.nodes.clear();
-      this.order = [];
-      this.place.clear();
-    }
+    if (sync.reset) this.clear();
     this.take(sync.upserts, sync.removed);
     const view = buildGraph(sync.session, this.sorted());
     const opts: ModelOptions = {
@@ -338,16 +362,17 @@ export class GraphBuilder {
     };
     const layout = markedLayout(view, opts, this.cache);
     const byId = (x: { readonly id: string }) => x.id;
+    const whole = sync.reset || sync.redraw;
     return {
       gen: sync.gen,
-      reset: sync.reset,
+      reset: whole,
       headId: view.headId,
       activeSummaryId: view.activeSummaryId,
       relics: relicsOf(view),
-      rows: patch(this.rows, view.nodes.map(pageRow), byId, sync.reset),
-      cards: patch(this.cards, layout.nodes, byId, sync.reset),
-      edges: patch(this.edges, layout.edges, byId, sync.reset),
-      nav: patch(this.nav, layout.nav, ([id]) => id, sync.reset),
+      rows: patch(this.rows, view.nodes.map(pageRow), byId, whole),
+      cards: patch(this.cards, layout.nodes, byId, whole),
+      edges: patch(this.edges, layout.edges, byId, whole),
+      nav: patch(this.nav, layout.nav, ([id]) => id, whole),
     };
   }
 

@@ -72,6 +72,28 @@ export function GraphToolbar({
           reads the originals
         </span>
       </div>
+      <LoadingRest />
     </div>
+  );
+}
+
+/**
+ * While a near-first page brings the rest of a big session ([R294]): what the graph shows
+ * is HEAD's branch and its versions, and the rest is on its way.
+ */
+function LoadingRest() {
+  const complete = useSession((st) => st.complete);
+  const trouble = useSession((st) => st.fillTrouble);
+  if (complete) return null;
+  return (
+    <span
+      className={p.loadingRest}
+      role="status"
+      title="A long session opens on your branch first; the older branches arrive in the background"
+    >
+      {trouble
+        ? "Older branches could not be loaded yet — trying again…"
+        : "Loading older branches…"}
+    </span>
   );
 }

@@ -5,6 +5,7 @@ import type { FlowEdge, FlowNode, NavEntry } from "./flow-types";
 import { diffMaps, type PersistentMap } from "@/components/session/persistent-map";
 import {
   GraphBuilder,
+  SYNC_NODES,
   type GraphModel,
   type GraphPatch,
   type GraphReply,
@@ -103,6 +104,9 @@ function constant<S extends string>(text: S): S {
   return text;
 }
 
+/** A change of fewer nodes is a patch applied whole, however many nodes the page held. */
+const REDRAW_FROM = 1_000;
+
 /**
  * The graph model of a large session, built in a worker from what changed ([R138]). Each
  * request sends the nodes whose copies changed since the previous one (by identity: the
@@ -132,10 +136,18 @@ export class GraphModelClient {
   private arriving: { gen: number; reset: boolean; held: GraphPatch[] } | null = null;
   /** A patch applied but not yet delivered (a newer request was waiting). */
   private undelivered: GraphPatch | null = null;
-  private readonly rows = new Map<string, PageRow>();
-  private readonly cards = new Map<string, FlowNode>();
-  private readonly edges = new Map<string, FlowEdge>();
-  private readonly nav = new Map<string, NavEntry>();
+  // Replaced, not cleared, by a reset: the model shown reads the maps it was made over, so
+  // a reset (or a redraw) arriving while a newer request waits changes nothing on screen
+  // until it is delivered.
+  private rows = new Map<string, PageRow>();
+  private cards = new Map<string, FlowNode>();
+  private edges = new Map<string, FlowEdge>();
+  private nav = new Map<string, NavEntry>();
+  /**
+   * Called when the newest request has been answered whole (or failed) and nothing is in
+   * flight: the model shown is the ledger's as the page last asked for it.
+   */
+  onIdle: (() => void) | null = null;
   /** Requests posted to the worker, and nodes sent in all (structural counters for tests). */
   posted = 0;
   nodesSent = 0;
@@ -174,11 +186,41 @@ export class GraphModelClient {
     if (worker === null) {
       this.local ??= new GraphBuilder();
       this.settle(this.local.answer(sync));
+      this.idleIfDone();
       return;
     }
     this.inFlight = true;
     this.posted += 1;
-    worker.postMessage(sync);
+    this.send(worker, sync, 0);
+  }
+
+  /**
+   * Posts message `i` of a sync: its nodes in messages of at most {@link SYNC_NODES}, the
+   * next one in a later task (copying 70,000 nodes into a message was one 450 ms task).
+   * The first carries the reset and the removed ids; the last asks for the answer, which
+   * is a redraw when the sync was a reset (the worker's ledger was cleared by the first).
+   */
+  private send(worker: WorkerLike, sync: GraphSync, i: number): void {
+    const count = Math.max(1, Math.ceil(sync.upserts.length / SYNC_NODES));
+    if (count === 1) {
+      worker.postMessage(sync);
+      return;
+    }
+    const last = i === count - 1;
+    const message: GraphSync = {
+      ...sync,
+      reset: i === 0 && sync.reset,
+      redraw: last && (sync.reset || sync.redraw),
+      more: !last,
+      upserts: sync.upserts.slice(i * SYNC_NODES, (i + 1) * SYNC_NODES),
+      removed: i === 0 ? sync.removed : [],
+    };
+    worker.postMessage(message);
+    if (!last) {
+      this.later(() => {
+        if (this.worker === worker) this.send(worker, sync, i + 1);
+      });
+    }
   }
 
   /** The change since the last sync; a reset (the whole ledger) when there was none. */
@@ -202,6 +244,10 @@ export class GraphModelClient {
     return {
       gen: this.gen,
       reset: before === null,
+      // More new nodes than the page held (a near-first page's rest, [R294]): answered as
+      // a redraw, shown part by part like the first answer.
+      redraw: before !== null && upserts.length > REDRAW_FROM && upserts.length > before.size,
+      more: false,
       session: input.session,
       upserts,
       removed,
@@ -225,6 +271,7 @@ export class GraphModelClient {
         this.inFlight = false;
         this.settle(reply);
         this.post();
+        this.idleIfDone();
       };
       worker.onerror = () => this.fail();
       // A message that cannot be read would leave the request in flight forever.
@@ -235,6 +282,10 @@ export class GraphModelClient {
       this.broken = true;
       return null;
     }
+  }
+
+  private idleIfDone(): void {
+    if (!this.inFlight && this.wanted === null) this.onIdle?.();
   }
 
   private settle(reply: GraphReply): void {
@@ -290,10 +341,10 @@ export class GraphModelClient {
   /** Applies an answer (or a part of one); `shared`: its strings were already shared. */
   private take(reply: GraphPatch, shared = false): void {
     if (reply.reset) {
-      this.rows.clear();
-      this.cards.clear();
-      this.edges.clear();
-      this.nav.clear();
+      this.rows = new Map();
+      this.cards = new Map();
+      this.edges = new Map();
+      this.nav = new Map();
     }
     if (!shared) this.shareAll(reply);
     applyPatch(this.rows, reply.rows, (row) => row.id);
@@ -317,9 +368,13 @@ export class GraphModelClient {
     }
   }
 
-  /** The copy of a node's id the rows hold: one string per id, not one per mention. */
+  /**
+   * The copy of a node's id the store holds (or, for a node it no longer holds, the rows'):
+   * one string per id, not one per mention — also in a reset, whose rows are new.
+   */
   private idOf<S extends string | null>(id: S): S {
-    return id === null ? id : ((this.rows.get(id)?.id ?? id) as S);
+    if (id === null) return id;
+    return (this.synced?.nodes.get(id)?.id ?? this.rows.get(id)?.id ?? id) as S;
   }
 
   /**

@@ -28,6 +28,11 @@ scope.onmessage = (event) => {
     scope.postMessage(part);
     return;
   }
+  // A change of many nodes comes in several messages: answered at its last.
+  if (message.more) {
+    builder.stage(message);
+    return;
+  }
   // A large answer goes in parts, HEAD's area first: the page shows it while the rest comes.
   const [first, ...others] = builder.answerInParts(message);
   rest = others;

@@ -2,7 +2,7 @@
 
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import type { NodeId } from "@/lib/engine/ids";
-import { graphOf, useSession } from "@/components/session/session-context";
+import { graphOf, useSession, useSessionStoreApi } from "@/components/session/session-context";
 import type { SessionState } from "@/components/session/session-store";
 import { modelOf, type GraphModel } from "./graph-model";
 import { GraphModelClient, type WorkerLike } from "./layout-client";
@@ -25,7 +25,9 @@ function spawnLayoutWorker(): WorkerLike {
   }) as unknown as WorkerLike;
 }
 
-const selectBig = (s: SessionState) => s.nodes.size > WORKER_FROM_NODES;
+// A near-first page is a big session's ([R294]): in the worker from the first answer, so the
+// fill that brings the rest does not move the graph out of place.
+const selectBig = (s: SessionState) => !s.complete || s.nodes.size > WORKER_FROM_NODES;
 const selectNodes = (s: SessionState) => s.nodes;
 const selectGraphKey = (s: SessionState) => s.graphKey;
 const selectSession = (s: SessionState) => s.session;
@@ -37,18 +39,21 @@ const selectSession = (s: SessionState) => s.session;
  * ([R138]) — the page never builds a large graph itself. Until the worker's first answer
  * the model is null, which is also what the server renders for a large graph, so hydration
  * matches. Recomputed only on a structural change or an option, never on a token. `big`
- * says which: a large graph's canvas is given only the cards around the view.
+ * says which: a large graph's canvas is given only the cards around the view. `pending`:
+ * the worker has not yet answered the newest change (the model shown is the one before).
  */
 export function useGraphModel(
   expanded: ReadonlySet<NodeId>,
   showRelics: boolean,
   reads: readonly NodeId[] | null,
-): { readonly model: GraphModel | null; readonly big: boolean } {
+): { readonly model: GraphModel | null; readonly big: boolean; readonly pending: boolean } {
   const big = useSession(selectBig);
   // Deferred: a structural change (a new turn, a seal) commits the transcript first.
-  const graphKey = useDeferredValue(useSession(selectGraphKey));
+  const graphKeyNow = useSession(selectGraphKey);
+  const sessionNow = useSession(selectSession);
+  const graphKey = useDeferredValue(graphKeyNow);
   const nodes = useDeferredValue(useSession(selectNodes));
-  const session = useDeferredValue(useSession(selectSession));
+  const session = useDeferredValue(sessionNow);
   const [cache] = useState(() => new LayoutCache());
   // The graph is memoised on the graph key: text or reads arriving on demand keep it.
   const view = useMemo(
@@ -69,8 +74,14 @@ export function useGraphModel(
     if (!big) setFromWorker(null);
   }
   const client = useRef<GraphModelClient | null>(null);
+  // The key of the newest request the worker has answered whole: until it is the store's
+  // key, the graph shows an older model (read from the store itself, not the deferred
+  // values, so no render shows the graph settled between a change and its request).
+  const [idleKey, setIdleKey] = useState<readonly unknown[] | null>(null);
+  const synced = useRef<readonly unknown[] | null>(null);
   useEffect(() => {
     const created = new GraphModelClient(spawnLayoutWorker, setFromWorker);
+    created.onIdle = () => setIdleKey(synced.current);
     client.current = created;
     return () => {
       created.dispose();
@@ -79,7 +90,6 @@ export function useGraphModel(
   }, []);
   // Synced on a structural change or an option: text or reads arriving on demand replace
   // `nodes` but not the graph key, and change no card.
-  const synced = useRef<readonly unknown[] | null>(null);
   useEffect(() => {
     if (!big) {
       synced.current = null;
@@ -91,5 +101,30 @@ export function useGraphModel(
     client.current?.request({ session, nodes, expanded, showRelics, reads });
   }, [big, graphKey, nodes, session, expanded, showRelics, reads]);
 
-  return { model: big ? fromWorker : inPlace, big };
+  const model = big ? fromWorker : inPlace;
+  // The graph shows: a near-first page brings the rest of the ledger now, after this
+  // frame, never ahead of the part the view opens on ([R294]).
+  const store = useSessionStoreApi();
+  const shown = model !== null;
+  useEffect(() => {
+    if (!shown) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(
+        () =>
+          void store
+            .getState()
+            .whenComplete()
+            .catch(() => undefined),
+      );
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [shown, store]);
+
+  const now = [graphKeyNow, sessionNow, expanded, showRelics, reads];
+  const pending = big && (idleKey === null || now.some((part, i) => part !== idleKey[i]));
+  return { model, big, pending };
 }

@@ -1,7 +1,7 @@
-import type { NodeId } from "@/lib/engine/ids";
+import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import { firstLine, type WireNode } from "@/lib/engine/wire-node";
-import { PersistentMap } from "./persistent-map";
+import { diffMaps, PersistentMap } from "./persistent-map";
 
 /**
  * The browser's copy of a session's ledger and the pure rules that change it: merging
@@ -254,4 +254,46 @@ export function removeFromLedger(ledger: Ledger, ids: readonly NodeId[]): Ledger
   }
   if (nodes === ledger.nodes) return null;
   return { nodes, children, live: live ?? ledger.live, maxSeq: ledger.maxSeq };
+}
+
+/**
+ * `result`, a ledger computed from `base` away from the store (a skeleton pass merged page
+ * by page, [R294]), with what changed in `current` since `base` laid over it: the copies
+ * `current` gained or changed merge by the never-regress rule ([R121]), the ids it lost are
+ * removed, and the streaming copies are `current`'s. The walk follows what changed since
+ * `base`, by the maps' shared structure ([R289]), not the ledger.
+ */
+export function rebase(result: Ledger, base: Ledger, current: Ledger): Ledger {
+  let ledger = result;
+  if (current.nodes !== base.nodes) {
+    const changed: WireNode[] = [];
+    const gone: NodeId[] = [];
+    diffMaps(
+      base.nodes,
+      current.nodes,
+      (_, node) => changed.push(node),
+      (id) => gone.push(asNodeId(id)),
+    );
+    ledger = mergeCopies(ledger, changed)?.ledger ?? ledger;
+    ledger = removeFromLedger(ledger, gone) ?? ledger;
+  }
+  // The streaming copies are `current`'s — and a stream only the pass saw (it began after
+  // the page was rendered and the channel has not told of it yet) stays live, or its
+  // tokens would have nowhere to land.
+  let live: Record<string, WireNode> | null = null;
+  for (const [id, copy] of Object.entries(result.live)) {
+    if (
+      current.live[id] === undefined &&
+      !current.nodes.has(id) &&
+      ledger.nodes.get(id)?.status === "streaming"
+    ) {
+      live ??= { ...current.live };
+      live[id] = copy;
+    }
+  }
+  return {
+    ...ledger,
+    live: live ?? current.live,
+    maxSeq: Math.max(ledger.maxSeq, current.maxSeq),
+  };
 }

@@ -1,13 +1,15 @@
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import type { WireNode } from "@/lib/engine/wire-node";
-import { nodeOf, sameRecord, type Ledger } from "./ledger-merge";
+import { mergeCopies, nodeOf, removeFromLedger, sameRecord, type Ledger } from "./ledger-merge";
 import { MAX_IDS, type NodeSource } from "./node-source";
 
 /** What the sync reads of the session store. */
-export interface SyncedState extends Pick<Ledger, "nodes" | "live"> {
+export interface SyncedState extends Ledger {
   readonly session: SessionRecord;
   readonly syncedSeq: number;
+  /** The tab holds the whole ledger (false until a near-first page's fill, [R294]). */
+  readonly complete: boolean;
   readonly ownStreamId: NodeId | null;
 }
 
@@ -15,9 +17,18 @@ export interface SyncedState extends Pick<Ledger, "nodes" | "live"> {
 export interface SyncPort {
   read(): SyncedState;
   merge(nodes: readonly WireNode[]): void;
+  /**
+   * Lands a ledger computed from `base` (a skeleton pass): what changed in the store since
+   * `base` is laid over it ({@link rebase}), in one structural change.
+   */
+  land(base: Ledger, result: Ledger): void;
   remove(ids: readonly NodeId[]): void;
   setSession(session: SessionRecord): void;
   setSyncedSeq(seq: number): void;
+  /** The fill brought the whole ledger ([R294]). */
+  setComplete(): void;
+  /** The fill's last attempt failed (true) or it landed (false). */
+  setFillTrouble(trouble: boolean): void;
   /** Calls `listener` after every change of the store; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
 }
@@ -45,6 +56,8 @@ export class LedgerSync {
   private again = false;
   /** `head_moved` events heard: a catch-up's record read before one of them is older. */
   private headMoves = 0;
+  /** The skeleton pass in flight (a fill or a prune): one at a time, shared. */
+  private pass: Promise<void> | null = null;
 
   constructor(
     private readonly source: NodeSource,
@@ -91,6 +104,26 @@ export class LedgerSync {
     };
     this.catching = run();
     return this.catching;
+  }
+
+  /**
+   * Brings the rest of a near-first page ([R294]): one skeleton pass over the ledger, in
+   * columns, which also drops what was deleted meanwhile; then the tab is complete. Resolves
+   * at once when it already is; concurrent calls share the pass. A failed pass is tried
+   * again after 1, 2, 4, 8, 16 and then every 30 s until one lands — a page that stopped
+   * trying would stay partial for good — and the store is told while it is retrying.
+   */
+  async fill(): Promise<void> {
+    for (let attempt = 0; !this.port.read().complete; attempt++) {
+      try {
+        await this.skeletonPass();
+        this.port.setFillTrouble(false);
+      } catch {
+        this.port.setFillTrouble(true);
+        const wait = FILL_RETRIES[Math.min(attempt, FILL_RETRIES.length - 1)];
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
   }
 
   /**
@@ -207,8 +240,11 @@ export class LedgerSync {
     const s = port.read();
     port.merge(pages);
     if (synced > port.read().syncedSeq) port.setSyncedSeq(synced);
-    // A delete this tab missed (the channel was down) shows as a count that differs.
-    if (total !== undefined && total !== port.read().nodes.size) await this.prune();
+    // A delete this tab missed (the channel was down) shows as a count that differs. Until
+    // a near-first page is complete it always does: its fill is that pass ([R294]).
+    if (total !== undefined && port.read().complete && total !== port.read().nodes.size) {
+      await this.skeletonPass();
+    }
     const own = s.ownStreamId;
     // During this tab's own turn its reply is HEAD even if the record was read just before;
     // a HEAD move heard on the channel while the record was in flight is newer than it.
@@ -220,35 +256,63 @@ export class LedgerSync {
     if (!sameRecord(port.read().session, next)) port.setSession(next);
   }
 
+  private skeletonPass(): Promise<void> {
+    this.pass ??= this.runSkeletonPass().finally(() => {
+      this.pass = null;
+    });
+    return this.pass;
+  }
+
   /**
-   * One skeleton pass over every page ([R122]): the ids the server still has. Held ids it
-   * no longer has (up to the highest seq the pass saw, so a node appended meanwhile
-   * stays) were deleted while this tab was not listening; they are dropped — never this
-   * tab's own streaming reply.
+   * One skeleton pass over every page ([R122]): the ids the server still has, merged (the
+   * rest of a near-first page, [R294]) in one structural change. Held ids it no longer has
+   * (up to the highest seq the pass saw, so a node appended meanwhile stays) were deleted
+   * while this tab was not listening; they are dropped — never this tab's own streaming
+   * reply. Then the tab holds the whole ledger.
    */
-  private async prune(): Promise<void> {
+  private async runSkeletonPass(): Promise<void> {
+    const held = this.port.read();
+    const base: Ledger = {
+      nodes: held.nodes,
+      children: held.children,
+      live: held.live,
+      maxSeq: held.maxSeq,
+    };
+    // Merged page by page as each arrives, away from the store: each page costs its own
+    // short task, and the store changes once, at the end ([R294]).
+    let result = base;
     const alive = new Set<string>();
-    const seen: WireNode[] = [];
     let top = -1;
     let after: number | null = -1;
     while (after !== null) {
       const page = await this.source.skeleton(after);
       for (const n of page.nodes) {
         alive.add(n.id);
-        seen.push(n);
         top = Math.max(top, n.seq);
       }
+      result = mergeCopies(result, page.nodes, this.isRemoved)?.ledger ?? result;
       after = page.nextAfterSeq !== null && page.nextAfterSeq > after ? page.nextAfterSeq : null;
     }
-    this.port.merge(seen);
+    // A copy the pass brought of a node deleted while it ran is a ghost.
+    const ghosts = [...this.removed].filter((id) => result.nodes.has(id)).map(asNodeId);
+    result = removeFromLedger(result, ghosts) ?? result;
+    this.port.land(base, result);
+    // Only a node held before the pass can be one the server no longer has: the pass
+    // brought the others, and a node heard of since is newer than its pages.
     const s = this.port.read();
     const gone: NodeId[] = [];
-    s.nodes.forEach((n) => {
-      if (n.seq <= top && !alive.has(n.id) && n.id !== s.ownStreamId) gone.push(n.id);
+    base.nodes.forEach((n) => {
+      if (n.seq <= top && !alive.has(n.id) && n.id !== s.ownStreamId && s.nodes.has(n.id)) {
+        gone.push(n.id);
+      }
     });
     if (gone.length > 0) this.port.remove(gone);
+    if (!this.port.read().complete) this.port.setComplete();
   }
 }
+
+/** The waits between a failed fill's attempts, in ms (the last one repeats). */
+const FILL_RETRIES = [1000, 2000, 4000, 8000, 16_000, 30_000] as const;
 
 /** The keys of `live` are node ids (the store writes them from nodes' ids). */
 function idOf(key: string): NodeId {

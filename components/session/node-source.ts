@@ -2,7 +2,9 @@ import type { NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import type { WireNode } from "@/lib/engine/wire-node";
 import type { z } from "zod";
-import { nodesPageSchema, sessionBodySchema } from "@/lib/http/answers";
+import { nodesPageSchema, packedNodesPageSchema, sessionBodySchema } from "@/lib/http/answers";
+import { unpackLedger } from "@/lib/engine/packed-ledger";
+import { NODES_PAGE_MAX } from "@/lib/http/schemas";
 import { readAnswer } from "@/components/ui/read-answer";
 
 /** One page of `GET /api/sessions/:id/nodes` (docs/big-sessions.md). */
@@ -46,11 +48,15 @@ export function httpNodeSource(sessionId: string): NodeSource {
     session: () => read(base, sessionBodySchema),
     after: (afterSeq) =>
       read(`${base}/nodes?afterSeq=${afterSeq}&limit=${PAGE}&view=lean`, nodesPageSchema),
-    skeleton: (afterSeq) =>
-      read(
-        `${base}/nodes?${afterSeq >= 0 ? `afterSeq=${afterSeq}&` : ""}limit=${PAGE}&view=skeleton`,
-        nodesPageSchema,
-      ),
+    // In columns, the largest page the server gives: the pass that fills a near-first
+    // page of 100,000 nodes is 20 requests of about 0.2 MB each ([R294]).
+    skeleton: async (afterSeq) => {
+      const { ledger, ...page } = await read(
+        `${base}/nodes?${afterSeq >= 0 ? `afterSeq=${afterSeq}&` : ""}limit=${NODES_PAGE_MAX}&view=skeleton&form=columns`,
+        packedNodesPageSchema,
+      );
+      return { ...page, nodes: unpackLedger(ledger) };
+    },
     byIds: async (ids) =>
       (await read(`${base}/nodes?ids=${ids.map(encodeURIComponent).join(",")}`, nodesPageSchema))
         .nodes,

@@ -14,6 +14,7 @@ import {
   createSessionStore,
   nodeOf,
   selectStreaming,
+  type LedgerRest,
   type ModelInfo,
   type SessionState,
   type SessionStoreApi,
@@ -31,6 +32,8 @@ const StoreContext = createContext<SessionStoreApi | null>(null);
 export function SessionStoreProvider(props: {
   session: SessionRecord;
   nodes: readonly WireNode[];
+  /** The rest of a big session the page was rendered without ([R294]); null: it holds all. */
+  rest?: LedgerRest | null;
   model: ModelInfo;
   source?: NodeSource;
   children: ReactNode;
@@ -39,6 +42,7 @@ export function SessionStoreProvider(props: {
     createSessionStore({
       session: props.session,
       nodes: props.nodes,
+      rest: props.rest ?? null,
       model: props.model,
       ...(props.source ? { source: props.source } : {}),
     }),

@@ -12,12 +12,22 @@ import {
   indexLedger,
   mergeCopies,
   nodeOf as ledgerNodeOf,
+  rebase,
   removeFromLedger,
   type Ledger,
 } from "./ledger-merge";
 import { LedgerSync } from "./ledger-sync";
 
 export { newer } from "./ledger-merge";
+
+/**
+ * What a big session's page was rendered without ([R294]): it holds the part it opens on,
+ * and the rest of `total` nodes, all up to seq `lastSeq`, comes with the ledger's fill.
+ */
+export interface LedgerRest {
+  readonly total: number;
+  readonly lastSeq: number;
+}
 
 /** What the page knows about the model and its window (from the server; never a key). */
 export interface ModelInfo {
@@ -81,6 +91,14 @@ export interface SessionState extends Ledger {
    * stream, which may run ahead of seqs another writer committed while the channel was down.
    */
   readonly syncedSeq: number;
+  /**
+   * The tab holds the whole ledger. False from a big session's near-first page until the
+   * fill brought the rest ([R294]); what reads beyond HEAD's spine and its versions (a
+   * version's branch tip, a prune) waits for it — `whenComplete`.
+   */
+  readonly complete: boolean;
+  /** The fill's last attempt failed and it is trying again ([R294]). */
+  readonly fillTrouble: boolean;
   /** The session channel is open (its `ready` arrived and it has not failed since). */
   readonly channelOpen: boolean;
   /** Bumped on every structural change (what the whole-ledger memos are keyed on). */
@@ -136,6 +154,8 @@ export interface SessionState extends Ledger {
   toggleRelics(): void;
   /** {@link LedgerSync.catchUp} */
   catchUp(): Promise<void>;
+  /** {@link LedgerSync.fill}: starts the fill if it has not started; resolves when complete. */
+  whenComplete(): Promise<void>;
   /** {@link LedgerSync.ensureFull} */
   ensureFull(ids: readonly NodeId[]): Promise<void>;
   /** {@link LedgerSync.awaitSeal} */
@@ -151,6 +171,32 @@ export function nodeOf(s: SessionState, id: string): WireNode | undefined {
   return ledgerNodeOf(s, id);
 }
 
+/**
+ * Runs `act` on a ledger that holds every node — at once, or when a near-first page's fill
+ * has landed ([R294]): what reads beyond HEAD's spine and its versions (a version's branch
+ * tip) must not act on a part of the ledger.
+ */
+export function withWholeLedger(store: SessionStoreApi, act: (s: SessionState) => void): void {
+  const s = store.getState();
+  if (s.complete) {
+    act(s);
+    return;
+  }
+  // One action waits at a time (a second click while the rest comes is dropped), and it is
+  // dropped if HEAD moved meanwhile: what it was asked on is no longer what is shown.
+  if (waiting.has(store)) return;
+  waiting.add(store);
+  const head = s.session.headId;
+  void s.whenComplete().then(() => {
+    waiting.delete(store);
+    const now = store.getState();
+    if (now.session.headId === head) act(now);
+  });
+}
+
+/** The stores with an action waiting for the rest ({@link withWholeLedger}). */
+const waiting = new WeakSet<SessionStoreApi>();
+
 /** A reply streams somewhere in the session (this tab's or another's): the turn is taken. */
 export const selectStreaming = (s: SessionState): boolean => hasAny(s.live);
 
@@ -160,6 +206,8 @@ const ledgerOf = (s: SessionState): Ledger => s;
 export function createSessionStore(init: {
   session: SessionRecord;
   nodes: readonly WireNode[];
+  /** What the page was rendered without; null or absent: the whole ledger. */
+  rest?: LedgerRest | null;
   model: ModelInfo;
   /** Where catch-up and content on demand read from (tests pass a fake). */
   source?: NodeSource;
@@ -170,17 +218,38 @@ export function createSessionStore(init: {
     const sync = new LedgerSync(init.source ?? httpNodeSource(init.session.id), {
       read: get,
       merge: (nodes) => get().merge(nodes),
+      land: (base, result) => {
+        const s = get();
+        const ledger = rebase(result, base, ledgerOf(s));
+        if (ledger.nodes === s.nodes && ledger.children === s.children) return;
+        set({ ...ledger, version: s.version + 1, graphKey: {} });
+      },
       remove: (ids) => get().removeNodes(ids),
       setSession: (session) => get().setSession(session),
       setSyncedSeq: (syncedSeq) => set({ syncedSeq }),
+      setComplete: () => set({ complete: true }),
+      setFillTrouble: (fillTrouble) => {
+        if (get().fillTrouble !== fillTrouble) set({ fillTrouble });
+      },
       subscribe: (listener) => api.subscribe(listener),
     });
     const first = indexLedger(init.nodes);
+    const rest = init.rest ?? null;
+    // HEAD moved (another tab checked out an old branch) onto a node a near-first page does
+    // not hold: its branch is in the rest, which is brought now ([R294]).
+    const restFor = (headId: NodeId | null) => {
+      const s = get();
+      if (!s.complete && headId !== null && !s.nodes.has(headId)) void sync.fill();
+    };
     return {
       ...first,
       session: init.session,
-      // The server rendered the page from one read of the ledger: all of it up to there.
-      syncedSeq: first.maxSeq,
+      // The server rendered the page from one read of the ledger: all of it up to there —
+      // or, near-first, the part it opens on, and everything else up to `rest.lastSeq`
+      // comes with the fill.
+      syncedSeq: Math.max(first.maxSeq, rest?.lastSeq ?? 0),
+      complete: rest === null,
+      fillTrouble: false,
       channelOpen: false,
       version: 0,
       graphKey: {},
@@ -196,7 +265,10 @@ export function createSessionStore(init: {
       showRelics: false,
       audits: {},
 
-      setSession: (session) => set({ session }),
+      setSession: (session) => {
+        set({ session });
+        restFor(session.headId);
+      },
 
       merge: (incoming) => {
         if (incoming.length === 0) return;
@@ -227,7 +299,10 @@ export function createSessionStore(init: {
         const selectedId = s.selectedId && ledger.nodes.has(s.selectedId) ? s.selectedId : null;
         set({ ...ledger, selectedId, version: s.version + 1, graphKey: {} });
       },
-      setHead: (headId) => set((s) => ({ session: { ...s.session, headId } })),
+      setHead: (headId) => {
+        set((s) => ({ session: { ...s.session, headId } }));
+        restFor(headId);
+      },
       setOwnStream: (ownStreamId) => set({ ownStreamId }),
       setChannelOpen: (channelOpen) => set({ channelOpen }),
       setBusy: (busy) => set({ busy }),
@@ -259,6 +334,7 @@ export function createSessionStore(init: {
       toggleRelics: () => set((s) => ({ showRelics: !s.showRelics })),
 
       catchUp: () => sync.catchUp(),
+      whenComplete: () => sync.fill(),
       ensureFull: (ids) => sync.ensureFull(ids),
       awaitSeal: (id, ms) => sync.awaitSeal(id, ms),
 

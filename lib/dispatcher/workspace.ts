@@ -1,6 +1,7 @@
 import type { Actor } from "../auth/actor";
 import type { Compactor } from "../compaction/compactor";
 import type { GraphView } from "../engine/build-graph";
+import type { PackedLedger } from "../engine/packed-ledger";
 import { EngineError, isEngineError, type ErrorCode } from "../engine/errors";
 import type { ChatGptImportResult } from "../http/schemas";
 import { chatGptTitle, chatGptToLedger } from "../portability/chatgpt-import";
@@ -91,6 +92,24 @@ export interface WorkspaceDeps {
   readonly audits: AuditDesk;
 }
 
+/**
+ * Sessions of more nodes than this open near-first ([R294]): the page carries the part it
+ * opens on and brings the rest once the graph shows. Up to it, the whole ledger (a page of
+ * this many skeletons is about 0.3 MB).
+ */
+export const NEAR_FIRST_FROM = 5_000;
+
+/** The ledger the session page is rendered with ({@link Workspace.firstLedger}). */
+export interface FirstLedger {
+  readonly nodes: readonly WireNode[];
+  /** The session's node count when it was read: `nodes` is all of it when equal. */
+  readonly total: number;
+  /** The session's highest seq, read before `nodes`. */
+  readonly lastSeq: number;
+  /** `nodes` is the part the page opens on, not the whole ledger. */
+  readonly near: boolean;
+}
+
 /** `GET .../nodes`' answer (docs/big-sessions.md). */
 export interface NodesPage {
   readonly nodes: readonly WireNode[];
@@ -103,6 +122,11 @@ export interface NodesPage {
    * missed a delete and makes one skeleton pass ([R122]).
    */
   readonly total: number;
+}
+
+/** `GET .../nodes?form=columns`' answer: the page's nodes in columns ([R293]). */
+export interface PackedNodesPage extends Omit<NodesPage, "nodes"> {
+  readonly ledger: PackedLedger;
 }
 
 /** `GET .../graph`'s answer: the graph contract's rows after `afterSeq`, and where to go on. */
@@ -354,8 +378,36 @@ export class Workspace {
    * nodes with their whole content, every other node a skeleton (its card label), in seq
    * order. Node contents off the spine are read only as far as their label needs.
    */
-  async skeleton(id: SessionId): Promise<WireNode[]> {
+  async skeleton(id: SessionId, options: { near?: boolean } = {}): Promise<WireNode[]> {
     const session = await this.session(id);
+    return this.skeletonOf(session, options.near === true ? [] : null);
+  }
+
+  /**
+   * What the session page is rendered with ([R294]): the whole ledger as {@link skeleton}
+   * up to {@link NEAR_FIRST_FROM} nodes; above, only the part it opens on (HEAD's spine,
+   * each spine node's children, ROOT, the active summaries, and `also`), and the browser
+   * brings the rest in the background once the graph shows. `session` is the record the
+   * page shows (read by `open` or `reveal`, so its HEAD is the one the part is built
+   * around). `total` and `lastSeq` are read before the nodes, so every node the page lacks
+   * is either in the rest or newer than `lastSeq` (a catch-up brings those).
+   */
+  async firstLedger(session: SessionRecord, also: readonly NodeId[] = []): Promise<FirstLedger> {
+    const { id } = session;
+    await this.own(id);
+    const { store } = this.deps;
+    const [total, lastSeq] = await Promise.all([store.nodeCount(id), store.lastSeq(id)]);
+    const near = total > NEAR_FIRST_FROM && session.headId !== null;
+    const nodes = await this.skeletonOf(session, near ? also : null);
+    return { nodes, total, lastSeq, near };
+  }
+
+  /** The first load of `session`: whole, or with `near` the part around HEAD plus those ids. */
+  private async skeletonOf(
+    session: SessionRecord,
+    near: readonly NodeId[] | null,
+  ): Promise<WireNode[]> {
+    const { id } = session;
     const { store } = this.deps;
     const full = new Set<NodeId>(activeSummaryIds(session.meta));
     // A session with an active set may hold nested summaries: the page renders HEAD's
@@ -369,7 +421,11 @@ export class Workspace {
     }
     if (session.rootId) full.add(session.rootId);
     if (session.headId) for (const n of await store.spineIds(id, session.headId)) full.add(n);
-    const entries = await store.skeletonNodes(id, full);
+    const entries = await store.skeletonNodes(
+      id,
+      full,
+      near !== null && session.headId ? { headId: session.headId, also: near } : undefined,
+    );
     return entries.map(({ node, label }) =>
       full.has(node.id) ? leanNode(node) : skeletonNode(node, label),
     );

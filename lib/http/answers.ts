@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { CompactResult } from "../compaction/compactor";
 import type { SpawnResult, TurnResult, BranchDeleted } from "../dispatcher/dispatcher";
-import type { GraphPage, NodesPage } from "../dispatcher/workspace";
+import type { GraphPage, NodesPage, PackedNodesPage } from "../dispatcher/workspace";
+import type { PackedLedger } from "../engine/packed-ledger";
 import type { BranchComparison } from "../engine/compare-branches";
 import type { RenderedContext } from "../engine/render-context";
 import type { RenderedMessage } from "../engine/render-message";
@@ -309,6 +310,51 @@ export const nodesPageSchema = named(
         .describe(
           "The session's node count; a client holding a different number after catching up missed a delete",
         ),
+    }),
+  ),
+);
+
+/** Keys of a column that holds values only where a node has one: packed positions. */
+const positionKey = () => z.string().regex(/^(0|[1-9]\d*)$/, "A packed position.");
+
+export const packedLedgerSchema = named(
+  "PackedLedger",
+  describes<PackedLedger>()(
+    z
+      .object({
+        sessionId: sessionId(),
+        count: z.number().int().min(0).describe("How many nodes, packed and whole"),
+        ids: z.string().describe("The packed nodes' ids in order, joined by commas"),
+        pred: z
+          .array(z.number().int().min(0))
+          .describe("Per packed node: 0 for no predecessor, else 1 + its position"),
+        seq: z.array(z.number().int()).describe("Per packed node: seq minus the previous one's"),
+        kind: z.string().describe("One letter per packed node: r u a t s n"),
+        status: z.string().describe("One letter per packed node: c s i e"),
+        partial: z.string().describe("One letter per packed node: - whole, r reads, s skeleton"),
+        content: z.string().describe("The packed nodes' contents, one after the other"),
+        contentLength: z.array(z.number().int().min(0)),
+        tokens: z.array(z.number().int().min(0)),
+        time: z.array(z.number().int()).describe("createdAt in ms minus the previous one's"),
+        metadata: z.record(positionKey(), nodeMetadataSchema),
+        reads: z.record(positionKey(), z.array(nodeId())),
+        caller: z.record(positionKey(), nodeId()),
+        whole: z
+          .array(z.tuple([z.number().int().min(0), wireNodeSchema]))
+          .describe("Nodes carried whole, each with its position"),
+      })
+      .describe("The nodes of a WireNode list in columns ([R293], docs/big-sessions.md)"),
+  ),
+);
+
+export const packedNodesPageSchema = named(
+  "PackedNodesPage",
+  describes<PackedNodesPage>()(
+    z.object({
+      ledger: packedLedgerSchema,
+      lastSeq: z.number().int().describe("The session's highest seq"),
+      nextAfterSeq: nextAfterSeq(),
+      total: z.number().int().min(0).describe("The session's node count"),
     }),
   ),
 );

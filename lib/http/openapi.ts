@@ -232,7 +232,12 @@ export const openApiDocument = {
         summary:
           "The ledger a page at a time (afterSeq, limit, view=full|lean|skeleton), or the nodes named by ids (full)",
         parameters: queryParameters(nodesQuerySchema),
-        responses: { "200": ok("Nodes in seq order", ref("NodesPage")), ...errors },
+        responses: {
+          "200": ok("Nodes in seq order: NodesPage, or PackedNodesPage with form=columns", {
+            oneOf: [ref("NodesPage"), ref("PackedNodesPage")],
+          }),
+          ...errors,
+        },
       },
     },
     "/api/sessions/{id}/context": {

@@ -360,6 +360,12 @@ export const nodesQuerySchema = z
       .enum(["full", "lean", "skeleton"])
       .default("full")
       .describe("full; lean (reads left out); skeleton (the card label, no reads)"),
+    form: z
+      .enum(["list", "columns"])
+      .default("list")
+      .describe(
+        "list: `nodes`, one object each; columns: `ledger`, the same nodes in columns (PackedLedger, [R293]), about a third of the bytes; not with ids",
+      ),
     ids: z
       .string()
       .min(1, "Name at least one id.")
@@ -379,6 +385,9 @@ export const nodesQuerySchema = z
         path: ["ids"],
         message: "ids does not page: drop afterSeq and limit.",
       });
+    }
+    if (q.ids !== undefined && q.form !== "list") {
+      ctx.addIssue({ code: "custom", path: ["form"], message: "ids answers a list only." });
     }
     if (q.ids !== undefined && q.view !== "full") {
       ctx.addIssue({ code: "custom", path: ["ids"], message: "ids answers full nodes only." });

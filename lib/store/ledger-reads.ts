@@ -29,6 +29,7 @@ export interface LedgerReads {
   skeletonNodes(
     sessionId: SessionId,
     full: ReadonlySet<NodeId>,
+    near?: { readonly headId: NodeId; readonly also?: readonly NodeId[] },
   ): Promise<{ node: LedgerNode; label?: string }[]>;
   spineIds(sessionId: SessionId, headId: NodeId): Promise<NodeId[]>;
   spine(sessionId: SessionId, headId: NodeId, options?: { reads?: boolean }): Promise<LedgerNode[]>;
@@ -154,18 +155,35 @@ export class LedgerReader implements LedgerReads {
    * replies is not read whole. `full` names the nodes whose whole content is wanted (HEAD's
    * spine, the active summaries); for the others `label` is the card label, read from the
    * prefix — and from the whole content only where the prefix cannot decide it.
+   *
+   * With `near`, only the part of a big session the page opens on ([R294]): `near.headId`'s
+   * spine, every child of a spine node (each message's versions) and the nodes `full` and
+   * `near.also` name. The spine is one recursive walk, the children one probe of the
+   * (sessionId, predecessorId) index per spine node and the rest probes of the primary
+   * key, so the cost follows the spine and its forks, not the ledger.
    */
   async skeletonNodes(
     sessionId: SessionId,
     full: ReadonlySet<NodeId>,
+    near?: { readonly headId: NodeId; readonly also?: readonly NodeId[] },
   ): Promise<{ node: LedgerNode; label?: string }[]> {
     await this.ctx.requireSession(this.ctx.db, sessionId);
-    const rows = await this.ctx.db.$queryRaw<
-      (Omit<NodeRow, "reads"> & { length: number | bigint })[]
-    >`
-      SELECT "id", "sessionId", "predecessorId", "seq", "kind", SUBSTR("content", 1, ${Prisma.raw(String(SKELETON_PREFIX))}) AS "content",
-             LENGTH("content") AS "length", "status", "callerId", "metadata", "tokenCount", "createdAt"
-        FROM "Node" WHERE "sessionId" = ${sessionId} ORDER BY "seq" ASC`;
+    const cols = Prisma.sql`n."id", n."sessionId", n."predecessorId", n."seq", n."kind", SUBSTR(n."content", 1, ${Prisma.raw(String(SKELETON_PREFIX))}) AS "content",
+             LENGTH(n."content") AS "length", n."status", n."callerId", n."metadata", n."tokenCount", n."createdAt"`;
+    type Row = Omit<NodeRow, "reads"> & { length: number | bigint };
+    const named = [...full, ...(near?.also ?? [])];
+    const rows = near
+      ? await this.ctx.db.$queryRaw<Row[]>`
+      ${spineWalk(sessionId, near.headId)},
+      near(id) AS (
+        SELECT id FROM spine
+        UNION SELECT c."id" FROM spine s CROSS JOIN "Node" c
+               WHERE c."sessionId" = ${sessionId} AND c."predecessorId" = s.id
+        ${named.length > 0 ? Prisma.sql`UNION SELECT "id" FROM "Node" WHERE "id" IN (${Prisma.join(named)}) AND "sessionId" = ${sessionId}` : Prisma.empty}
+      )
+      SELECT ${cols} FROM near JOIN "Node" n ON n."id" = near.id ORDER BY n."seq" ASC`
+      : await this.ctx.db.$queryRaw<Row[]>`
+      SELECT ${cols} FROM "Node" n WHERE n."sessionId" = ${sessionId} ORDER BY n."seq" ASC`;
     const out: { node: LedgerNode; label?: string }[] = [];
     const whole: NodeId[] = [];
     for (const row of rows) {

@@ -6,6 +6,9 @@ import { firstLine, type WireNode } from "@/lib/engine/wire-node";
 import { services } from "@/lib/server/services";
 import { DATABASE_KINDS } from "./support/databases";
 import { useApp, type Routes } from "./support/routes";
+import { unpackLedger, type PackedLedger } from "@/lib/engine/packed-ledger";
+import { NEAR_FIRST_FROM } from "@/lib/dispatcher/workspace";
+import { bigLedger } from "../support/big-ledger";
 import { expectSchema } from "./support/openapi-schema";
 
 /**
@@ -161,6 +164,8 @@ for (const { kind, enabled } of DATABASE_KINDS) {
         "ids=a&afterSeq=3",
         "ids=a&limit=3",
         "ids=a&view=lean",
+        "ids=a&form=columns",
+        "form=rows",
       ]) {
         const res = await call("GET", `/api/sessions/${id}/nodes?${query}`);
         expect(res.status, query).toBe(400);
@@ -267,6 +272,92 @@ for (const { kind, enabled } of DATABASE_KINDS) {
       // The dead branch: its user turn, its reply, the long turn and its reply.
       expect(labels).toBe(4);
       expect(skeleton.map((n) => n.content)).toContain("Deep label line");
+    });
+
+    it("[R294] a big session's page opens near-first: HEAD's spine, its versions, ROOT", async () => {
+      const { id, full } = await twoBranches();
+      const workspace = (await services()).workspaceFor(LOCAL_ACTOR);
+      const sessionId = asSessionId(id);
+      const whole = await workspace.skeleton(sessionId);
+      const near = await workspace.skeleton(sessionId, { near: true });
+      // ROOT's two versions of the first question, the edit's reply (HEAD): the dead
+      // branch's first turn stays as a version; what hangs below it is the rest.
+      const [root, firstUser, , , , edited, headReply] = full;
+      expect(near.map((n) => n.id)).toEqual([root, firstUser, edited, headReply].map((n) => n?.id));
+      // Each near node exactly as the whole first load carries it.
+      const byId = new Map(whole.map((n) => [n.id, n]));
+      for (const n of near) expect(n).toEqual(byId.get(n.id));
+
+      // A session within the limit arrives whole, with its count and highest seq.
+      const first = await workspace.firstLedger(await workspace.session(sessionId));
+      expect(first.near).toBe(false);
+      expect(first.nodes).toEqual(whole);
+      expect(first.total).toBe(full.length);
+      expect(first.lastSeq).toBe(Math.max(...full.map((n) => n.seq)));
+    });
+
+    it("[R294] above 5,000 nodes the page carries HEAD's spine, each spine node's children, and what it names", async () => {
+      const imported = await call(
+        "POST",
+        "/api/import",
+        JSON.stringify(bigLedger({ total: NEAR_FIRST_FROM + 100, title: "Near" })),
+      );
+      expect(imported.status).toBe(201);
+      const sessionId = asSessionId(imported.json["id"] as string);
+      const workspace = (await services()).workspaceFor(LOCAL_ACTOR);
+      const session = await workspace.session(sessionId);
+      const full = (await get(`/api/sessions/${sessionId}/nodes?view=lean`)).page.nodes;
+      const byId = new Map<string, WireNode>(full.map((n) => [n.id, n]));
+      const spine = new Set<string>();
+      for (let n = byId.get(session.headId ?? ""); n; n = byId.get(n.predecessorId ?? "")) {
+        spine.add(n.id);
+      }
+      // A node far from HEAD's spine (a fork's second turn), named by the page.
+      const far = full.find((n) => {
+        const pred = n.predecessorId === null ? undefined : byId.get(n.predecessorId);
+        return pred !== undefined && !spine.has(pred.id) && !spine.has(n.id);
+      });
+      if (!far) throw new Error("the big ledger has no fork two turns deep");
+      const first = await workspace.firstLedger(session, [far.id]);
+      expect(first.near).toBe(true);
+      expect(first.total).toBe(full.length);
+      const want = full.filter(
+        (n) =>
+          spine.has(n.id) ||
+          (n.predecessorId !== null && spine.has(n.predecessorId)) ||
+          n.id === far.id,
+      );
+      expect(first.nodes.map((n) => n.id)).toEqual(want.map((n) => n.id));
+      expect(first.nodes.length).toBeLessThan(full.length / 2);
+      // Spine nodes whole (lean), the others as their card labels.
+      for (const n of first.nodes) {
+        expect(n.partial).toBe(spine.has(n.id) ? "reads" : "skeleton");
+      }
+    });
+
+    it("[R294] the rest comes in columns: exactly the nodes of the list form", async () => {
+      const { id, full } = await twoBranches();
+      const list: WireNode[] = [];
+      const columns: WireNode[] = [];
+      for (const [form, into] of [
+        ["list", list],
+        ["columns", columns],
+      ] as const) {
+        let after: number | null = -1;
+        while (after !== null) {
+          const { status, json } = await get(
+            `/api/sessions/${id}/nodes?${after >= 0 ? `afterSeq=${after}&` : ""}limit=3&view=skeleton&form=${form}`,
+          );
+          expect(status).toBe(200);
+          expectSchema(form === "list" ? "NodesPage" : "PackedNodesPage", json);
+          const page = json as unknown as Page & { ledger: PackedLedger };
+          into.push(...(form === "list" ? page.nodes : unpackLedger(page.ledger)));
+          expect(page.total).toBe(full.length);
+          after = page.nextAfterSeq;
+        }
+      }
+      expect(columns).toEqual(list);
+      expect(columns.map((n) => n.id)).toEqual(full.map((n) => n.id));
     });
   });
 }

@@ -171,9 +171,17 @@ describe("[R69] HTTP API", () => {
       if (typeof schema !== "object" || schema === null) return;
       const s = schema as Record<string, unknown>;
       const last = path.split(".").at(-1) ?? "";
-      if (s["type"] === "object" && s["additionalProperties"] !== false && !open.has(last))
+      // A map by position (a packed ledger's metadata, reads, callers): its keys are
+      // constrained and each value is what the map is named for.
+      const map = s["propertyNames"] !== undefined && typeof s["additionalProperties"] === "object";
+      if (s["type"] === "object" && s["additionalProperties"] !== false && !open.has(last) && !map)
         loose.push(path);
-      for (const [k, v] of Object.entries(s)) walk(v, k === "properties" ? path : `${path}.${k}`);
+      for (const [k, v] of Object.entries(s)) {
+        walk(
+          v,
+          k === "properties" || (map && k === "additionalProperties") ? path : `${path}.${k}`,
+        );
+      }
     };
     for (const [name, schema] of Object.entries(openApiDocument.components.schemas)) {
       if (!requests.has(name)) walk(schema, name);

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { ChatApp } from "@/components/chat/chat-app";
 import { isEngineError } from "@/lib/engine/errors";
-import { isIdShaped, asNodeId, asSessionId, type NodeId, type SessionId } from "@/lib/engine/ids";
+import { isIdShaped, asNodeId, asSessionId, type NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import { lookupModel } from "@/lib/llm/model-registry";
 import { services } from "@/lib/server/services";
@@ -32,12 +32,22 @@ async function load(
 }
 
 /**
- * The nodes the page is rendered with (docs/big-sessions.md, [R114]): HEAD's spine, ROOT and
- * the active summary whole (lean), every other node a skeleton the browser fills on demand —
- * in columns ([R293]), which the browser parses in a third of the time a list takes.
+ * The nodes the page is rendered with (docs/big-sessions.md, [R114], [R294]): HEAD's spine,
+ * ROOT and the active summary whole (lean), every other node a skeleton the browser fills on
+ * demand — all of them, or for a big session the part it opens on — in columns ([R293]),
+ * which the browser parses in a third of the time a list takes.
  */
-async function initialNodes(workspace: Workspace, id: SessionId) {
-  return packLedger(id, await workspace.skeleton(id));
+async function initialNodes(
+  workspace: Workspace,
+  session: SessionRecord,
+  movedFrom: NodeId | null,
+) {
+  // The HEAD a search hit moved away from: the page offers to compare it ("Back to…").
+  const first = await workspace.firstLedger(session, movedFrom ? [movedFrom] : []);
+  return {
+    nodes: packLedger(session.id, first.nodes),
+    rest: first.near ? { total: first.total, lastSeq: first.lastSeq } : null,
+  };
 }
 
 export default async function SessionPage({
@@ -59,7 +69,7 @@ export default async function SessionPage({
   if (!opened) notFound();
   const { session, focusId, movedFrom } = opened;
   const { compactor, providers, config } = await services();
-  const nodes = await initialNodes(workspace, session.id);
+  const { nodes, rest } = await initialNodes(workspace, session, movedFrom);
   const budget = compactor.budgetOf(session);
   const description = providers.describe();
   const limits = lookupModel(session.meta.settings?.model ?? description.model);
@@ -68,6 +78,7 @@ export default async function SessionPage({
       key={session.id}
       session={session}
       nodes={nodes}
+      rest={rest}
       account={{
         name: workspace.actor.name,
         accounts: config.auth,

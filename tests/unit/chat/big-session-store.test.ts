@@ -5,7 +5,10 @@ import {
   newer,
   nodeOf,
   selectStreaming,
+  withWholeLedger,
+  type LedgerRest,
 } from "@/components/session/session-store";
+import { versionTip } from "@/components/session/versions";
 import {
   childrenLookup,
   selectGraph,
@@ -127,12 +130,18 @@ const MODEL = {
   vision: false,
 };
 
-function storeOf(nodes: readonly WireNode[], headId: string, source?: NodeSource) {
+function storeOf(
+  nodes: readonly WireNode[],
+  headId: string,
+  source?: NodeSource,
+  rest?: LedgerRest,
+) {
   return createSessionStore({
     session: session(headId),
     nodes,
     model: MODEL,
     ...(source ? { source } : {}),
+    ...(rest ? { rest } : {}),
   });
 }
 
@@ -681,6 +690,200 @@ describe("[R123] content and provenance on demand", () => {
     const s = storeOf(held, "n2", source);
     s.getState().select(id("n2"));
     await vi.waitFor(() => expect(s.getState().nodes.get("n2")?.reads).toEqual(["R", "n1"]));
+  });
+});
+
+describe("[R294] a near-first page: the part it opens on, then the rest in one fill", () => {
+  /** R-n1-n2-n3-n4 (HEAD) with a version x5 of n2 under n1, and y6 below x5. */
+  const server = [...chain(4), wire("x5", "n1", 5), wire("y6", "x5", 6)];
+  // What the page is rendered with: the spine, its versions and ROOT; and a node deleted
+  // since ("old"), which the fill finds gone.
+  const near = () => [...chain(4), wire("x5", "n1", 5, { partial: "skeleton", reads: [] })];
+
+  it("[R294] catch-up leaves the rest to the fill; the fill brings it, drops what is gone, completes", async () => {
+    const { source, calls } = fakeSource(
+      () => server,
+      () => session("n4"),
+    );
+    const s = storeOf([...near(), wire("old", "n3", 4.5)], "n4", source, {
+      total: 8,
+      lastSeq: 6,
+    });
+    expect(s.getState().complete).toBe(false);
+    // Everything up to the server's highest seq is either held or in the rest.
+    expect(s.getState().syncedSeq).toBe(6);
+    await s.getState().catchUp();
+    expect(calls.map((c) => c.kind)).not.toContain("skeleton");
+    expect(s.getState().nodes.get("y6")).toBeUndefined();
+
+    await s.getState().whenComplete();
+    expect(calls.filter((c) => c.kind === "skeleton").map((c) => c.arg)).toEqual([
+      "-1",
+      "1",
+      "3",
+      "5",
+    ]);
+    expect(s.getState().complete).toBe(true);
+    expect(s.getState().nodes.get("y6")?.partial).toBe("skeleton");
+    expect(s.getState().children.get("x5")).toEqual(["y6"]);
+    expect(s.getState().nodes.get("old")).toBeUndefined();
+    // The spine's lean copies never regress to the pass's skeletons.
+    expect(s.getState().nodes.get("n3")?.partial).toBeUndefined();
+
+    // Complete: no second pass, and a count that matches makes none either.
+    await s.getState().whenComplete();
+    await s.getState().catchUp();
+    expect(calls.filter((c) => c.kind === "skeleton")).toHaveLength(4);
+  });
+
+  /** A near-first store whose fill calls `between` as it asks for each page. */
+  function fillingStore(
+    ledger: WireNode[],
+    rest: LedgerRest,
+    between: (after: number, store: ReturnType<typeof storeOf>) => void,
+  ) {
+    const { source } = fakeSource(
+      () => ledger,
+      () => session("n4"),
+    );
+    const held: { store?: ReturnType<typeof storeOf> } = {};
+    const during: NodeSource = {
+      ...source,
+      skeleton: (after) => {
+        if (held.store) between(after, held.store);
+        return source.skeleton(after);
+      },
+    };
+    held.store = storeOf(near(), "n4", during, rest);
+    return held.store;
+  }
+
+  it("[R294] what the channel brings while the fill runs survives it; what it deletes stays gone", async () => {
+    const ledger = [...server];
+    const s = fillingStore(ledger, { total: 7, lastSeq: 6 }, (after, store) => {
+      if (after !== 1) return;
+      // Between two pages: a reply appended under HEAD, and y6 (on a later page) deleted.
+      const reply = wire("z7", "n4", 7);
+      ledger.push(reply);
+      store.getState().apply({ type: "node_appended", node: reply });
+      store.getState().apply({ type: "nodes_removed", ids: [id("y6")] });
+    });
+    const version = s.getState().version;
+    await s.getState().whenComplete();
+    const st = s.getState();
+    expect(st.nodes.get("z7")?.partial).toBeUndefined();
+    expect(st.children.get("n4")).toEqual(["z7"]);
+    expect(st.nodes.get("y6")).toBeUndefined();
+    expect(st.children.get("x5")).toBeUndefined();
+    // The append, then the fill's rest in one change (the delete found nothing held).
+    expect(st.version).toBe(version + 2);
+  });
+
+  it("[R294] a copy the pass brought of a node deleted while it ran is dropped", async () => {
+    // g, a version of n2 the near part does not hold, comes on the second page; asked for
+    // the third, it has been merged, and is then deleted.
+    const ledger = [...server, wire("g", "n1", 1.5, { kind: "user" })];
+    const s = fillingStore(ledger, { total: 8, lastSeq: 6 }, (after, store) => {
+      if (after === 2) store.getState().apply({ type: "nodes_removed", ids: [id("g")] });
+    });
+    await s.getState().whenComplete();
+    expect(s.getState().nodes.get("g")).toBeUndefined();
+    expect(s.getState().children.get("n1")).toEqual(["n2", "x5"]);
+    expect(s.getState().nodes.get("y6")).toBeDefined();
+  });
+
+  it("[R294] a version's branch tip is read only from the whole ledger", async () => {
+    const { source } = fakeSource(
+      () => server,
+      () => session("n4"),
+    );
+    const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
+    const tips: string[] = [];
+    const x5 = s.getState().nodes.get("x5");
+    if (!x5) throw new Error("x5 is near");
+    withWholeLedger(s, (st) => tips.push(versionTip(st, x5)));
+    // A second click while the first waits is dropped.
+    withWholeLedger(s, (st) => tips.push(versionTip(st, x5)));
+    // On the near part alone, x5 would be its own tip.
+    expect(tips).toEqual([]);
+    await s.getState().whenComplete();
+    expect(tips).toEqual(["y6"]);
+    // Once complete, at once.
+    withWholeLedger(s, (st) => tips.push(versionTip(st, x5)));
+    expect(tips).toEqual(["y6", "y6"]);
+  });
+
+  it("[R294] an action waiting for the rest is dropped when HEAD moved meanwhile", async () => {
+    const { source } = fakeSource(
+      () => server,
+      () => session("n3"),
+    );
+    const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
+    const acted = vi.fn();
+    withWholeLedger(s, acted);
+    s.getState().setHead(id("n3"));
+    await s.getState().whenComplete();
+    expect(acted).not.toHaveBeenCalled();
+  });
+
+  it("[R294] a stream only the pass saw stays live when the rest lands", async () => {
+    const stream = wire("s7", "n4", 7, { status: "streaming", content: "so far" });
+    const { source } = fakeSource(
+      () => [...server, stream],
+      () => session("n4"),
+    );
+    const s = storeOf(near(), "n4", source, { total: 8, lastSeq: 7 });
+    await s.getState().whenComplete();
+    // (The fake pages every node as "label"; the server sends a streaming one lean.)
+    expect(s.getState().live["s7"]).toBeDefined();
+    expect(s.getState().appendDelta(id("s7"), " and more", 5)).toBe(true);
+    expect(nodeOf(s.getState(), "s7")?.content).toBe("label and more");
+  });
+
+  it("[R294] HEAD moved onto a node the near part lacks brings the rest at once", async () => {
+    const { source, calls } = fakeSource(
+      () => server,
+      () => session("y6"),
+    );
+    const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
+    s.getState().apply({
+      type: "head_moved",
+      headId: id("y6"),
+      previousHeadId: id("n4"),
+      move: "checkout",
+    });
+    await vi.waitFor(() => expect(s.getState().complete).toBe(true));
+    expect(calls.some((c) => c.kind === "skeleton")).toBe(true);
+    expect(s.getState().nodes.get("y6")).toBeDefined();
+  });
+
+  it("[R294] a failed fill is tried again; the tab stays incomplete until one lands", async () => {
+    vi.useFakeTimers();
+    try {
+      const { source } = fakeSource(
+        () => server,
+        () => session("n4"),
+      );
+      let failures = 5;
+      const flaky: NodeSource = {
+        ...source,
+        skeleton: (after) =>
+          failures-- > 0 ? Promise.reject(new Error("offline")) : source.skeleton(after),
+      };
+      const s = storeOf(near(), "n4", flaky, { total: 7, lastSeq: 6 });
+      const done = s.getState().whenComplete();
+      // Five failures: after 1, 2, 4, 8 and 16 s it tries again, saying so meanwhile.
+      await vi.advanceTimersByTimeAsync(1000 + 2000 + 4000 + 8000 + 15_999);
+      expect(s.getState().complete).toBe(false);
+      expect(s.getState().fillTrouble).toBe(true);
+      await vi.advanceTimersByTimeAsync(1);
+      await done;
+      expect(s.getState().complete).toBe(true);
+      expect(s.getState().fillTrouble).toBe(false);
+      expect(s.getState().nodes.get("y6")).toBeDefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

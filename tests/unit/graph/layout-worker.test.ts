@@ -9,6 +9,7 @@ import {
 } from "@/components/graph/layout-client";
 import {
   GraphBuilder,
+  SYNC_NODES,
   modelOf,
   type GraphModel,
   type GraphPatch,
@@ -41,9 +42,15 @@ class FakeWorker implements WorkerLike {
 
   constructor(private readonly partSize?: number) {}
 
+  /** Messages with more of their change to come, taken at once as the worker takes them. */
+  readonly staged: GraphSync[] = [];
+
   postMessage(message: GraphRequest): void {
     if ("next" in message) this.asked += 1;
-    else this.inbox.push(structuredClone(message));
+    else if (message.more) {
+      this.staged.push(message);
+      this.builder.stage(structuredClone(message));
+    } else this.inbox.push(structuredClone(message));
   }
 
   /** Answers the oldest request, as the worker would; `parts` of it arrive now, the rest later. */
@@ -88,6 +95,8 @@ const input = (l: TestLedger, head: string, opts = FOLDED, summary?: string): Mo
 const resetSync = (gen: number, l: TestLedger, head: string, summary?: string): GraphSync => ({
   gen,
   reset: true,
+  redraw: false,
+  more: false,
   session: l.session(head, summary),
   upserts: l.nodes,
   removed: [],
@@ -397,6 +406,86 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(worker.outbox).toHaveLength(0);
     worker.answer();
     expectModel(shown.at(-1), l.graph("u150"), FOLDED);
+  });
+
+  it("[R294] the client is idle only once the newest request is answered whole", () => {
+    const { worker, client } = partedClient();
+    const idle = vi.fn();
+    client.onIdle = idle;
+    const { l, tip } = retriedChat(150);
+    client.request(input(l, tip));
+    worker.answer(1);
+    // HEAD's area is shown, the rest of the answer is still coming.
+    expect(idle).not.toHaveBeenCalled();
+    l.add("u150", tip);
+    client.request(input(l, "u150"));
+    worker.arrive();
+    // The first answer is whole, but a newer request went out: still busy.
+    expect(idle).not.toHaveBeenCalled();
+    worker.answer();
+    expect(idle).toHaveBeenCalledTimes(1);
+  });
+
+  it("[R294] a change bringing more nodes than the page held is redrawn: HEAD's area first", () => {
+    const { worker, shown, client } = partedClient();
+    const l = new TestLedger();
+    let tip = "R";
+    const turns = (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        l.chain(tip, `u${i} a${i}`).add(`a${i}x`, `u${i}`);
+        tip = `a${i}`;
+      }
+    };
+    turns(0, 5);
+    client.request(input(l, tip));
+    worker.answer();
+    // A near-first page's rest: 1,185 nodes more than the 16 it held.
+    turns(5, 400);
+    client.request(input(l, tip));
+    expect(worker.inbox[0]).toMatchObject({ reset: false, redraw: true });
+    worker.answer(1);
+    // Shown at once, like a first answer: HEAD's area of the new layout, not the far end.
+    expect(shown.at(-1)?.cards.has(tip)).toBe(true);
+    expect(shown.at(-1)?.cards.has("R")).toBe(false);
+    worker.arrive();
+    expectModel(shown.at(-1), l.graph(tip), FOLDED);
+    // A change of a few nodes is a patch again.
+    turns(400, 401);
+    client.request(input(l, tip));
+    expect(worker.inbox[0]).toMatchObject({ reset: false, redraw: false });
+    worker.answer();
+    expectModel(shown.at(-1), l.graph(tip), FOLDED);
+  });
+
+  it("[R138] many nodes travel in messages of at most 5,000, one per task; the last is answered", () => {
+    const worker = new FakeWorker(100);
+    const shown: GraphModel[] = [];
+    const tasks: (() => void)[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+      () => ({ width: 400, height: 300 }),
+      (ask) => tasks.push(ask),
+    );
+    const { l, tip } = retriedChat(1_700);
+    expect(l.nodes.length).toBeGreaterThan(SYNC_NODES);
+    client.request(input(l, tip));
+    // The first message carries the reset; the next waits for a later task.
+    expect(worker.staged.map((m) => [m.reset, m.upserts.length])).toEqual([[true, SYNC_NODES]]);
+    expect(worker.inbox).toHaveLength(0);
+    tasks.shift()?.();
+    // The last asks for the answer, as a redraw.
+    expect(worker.inbox).toHaveLength(1);
+    expect(worker.inbox[0]).toMatchObject({ reset: false, redraw: true, more: false });
+    expect(worker.inbox[0]?.upserts).toHaveLength(l.nodes.length - SYNC_NODES);
+    worker.answer(1);
+    // Each next part is asked for in a later task.
+    for (let task = tasks.shift(); task; task = tasks.shift()) {
+      task();
+      worker.arrive(1);
+    }
+    expectModel(shown.at(-1), l.graph(tip), FOLDED);
+    expect(client.posted).toBe(1);
   });
 
   it("[R138] a change in parts is shown whole, at its last part — never half applied", () => {

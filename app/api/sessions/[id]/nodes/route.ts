@@ -1,12 +1,15 @@
 import { guarded } from "@/lib/http/guard";
 import { type RouteContext } from "@/lib/http/params";
 import { nodesQuerySchema } from "@/lib/http/schemas";
+import { packLedger } from "@/lib/engine/packed-ledger";
+import type { PackedNodesPage } from "@/lib/dispatcher/workspace";
 
 export const dynamic = "force-dynamic";
 
 /**
  * The ledger a page at a time (docs/big-sessions.md): `?afterSeq&limit&view`, or the named
- * `?ids=`, answered as `{nodes, lastSeq, nextAfterSeq, total}`. Without a query: the whole ledger.
+ * `?ids=`, answered as `{nodes, lastSeq, nextAfterSeq, total}` — or with `?form=columns` as
+ * `{ledger, …}`, the same nodes in columns ([R293]). Without a query: the whole ledger.
  */
 export function GET(req: Request, ctx: RouteContext<"id">) {
   return guarded(req, async ({ workspace, ownedSession, admitRead }) => {
@@ -16,7 +19,10 @@ export function GET(req: Request, ctx: RouteContext<"id">) {
     const whole = query.limit === undefined && query.ids === undefined;
     const leave = whole ? await admitRead(id) : () => undefined;
     try {
-      return Response.json(await workspace.nodesPage(id, query));
+      const page = await workspace.nodesPage(id, query);
+      if (query.form === "list") return Response.json(page);
+      const { nodes, ...rest } = page;
+      return Response.json({ ...rest, ledger: packLedger(id, nodes) } satisfies PackedNodesPage);
     } finally {
       leave();
     }
