@@ -1,0 +1,68 @@
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { GraphToolbar } from "@/components/graph/graph-toolbar";
+import { SessionStoreProvider } from "@/components/session/session-context";
+import type { LedgerRest } from "@/components/session/session-store";
+import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
+import type { WireNode } from "@/lib/engine/wire-node";
+
+const S = asSessionId("S1");
+const ROOT: WireNode = {
+  id: asNodeId("R"),
+  sessionId: S,
+  predecessorId: null,
+  seq: 0,
+  kind: "root",
+  content: "system",
+  status: "complete",
+  callerId: null,
+  metadata: {},
+  reads: [],
+  tokenCount: tokens(1),
+  createdAt: "2026-12-01T00:00:00.000Z",
+};
+
+function toolbar(rest: LedgerRest | null): string {
+  const noop = () => undefined;
+  return renderToString(
+    createElement(SessionStoreProvider, {
+      session: {
+        id: S,
+        title: "t",
+        headId: ROOT.id,
+        rootId: ROOT.id,
+        meta: {},
+        createdAt: ROOT.createdAt,
+        updatedAt: ROOT.createdAt,
+      },
+      nodes: [ROOT],
+      rest,
+      model: {
+        label: "m",
+        name: "m",
+        offline: true,
+        window: 8192,
+        keepRecentTokens: 1000,
+        notice: null,
+        vision: false,
+      },
+      children: createElement(GraphToolbar, {
+        relics: 0,
+        onFit: noop,
+        minimap: true,
+        onToggleMinimap: noop,
+        onShowKeys: noop,
+      }),
+    }),
+  );
+}
+
+describe("[R294] the graph says when the rest of a big session is on its way", () => {
+  it("[R294] a near-first page's toolbar says older branches are loading; a whole one says nothing", () => {
+    const near = toolbar({ total: 9_000, lastSeq: 8_999 });
+    expect(near).toContain('role="status"');
+    expect(near).toContain("Loading older branches…");
+    expect(toolbar(null)).not.toContain("Loading older branches");
+  });
+});
