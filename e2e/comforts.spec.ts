@@ -77,6 +77,11 @@ test("[R204] a phone: every session-menu item and home action is on screen and c
   await page.goto(`/s/${id}`);
   await expect(page.locator("article.msg-assistant").last()).toBeVisible();
   expect(await headerHeight(page)).toBeLessThanOrEqual(64);
+  // The message box's hint fits its one line (the "/" help still opens on typing).
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveAttribute(
+    "placeholder",
+    "Message",
+  );
   const trigger = page.getByRole("button", { name: "Session menu" });
   await expectReachable(page, trigger, "the session menu button");
   await trigger.click();

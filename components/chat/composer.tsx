@@ -16,6 +16,7 @@ import { parseComposer, SLASH_HELP } from "./slash-command";
 import type { SessionActions } from "./use-session-actions";
 import { waitReason } from "./wait-reason";
 import { cx } from "@/components/ui/cx";
+import { PHONE_QUERY, useMediaQuery } from "./use-narrow-screen";
 import styles from "./composer.module.css";
 
 /**
@@ -41,6 +42,7 @@ export function Composer({
   const sessionId = useSession((s) => s.session.id);
   // Every edit is the draft; sending empties the box, which forgets it.
   const [text, setText] = useDraft(sessionId);
+  const phone = useMediaQuery(PHONE_QUERY);
   const busy = useSession((s) => s.busy);
   // Another tab's reply streaming in this session also holds the turn.
   const streaming = useSession(selectStreaming);
@@ -157,7 +159,8 @@ export function Composer({
             void submit();
           }
         }}
-        placeholder="Message, or / for commands"
+        // A phone's box is too narrow for the hint on one line (the "/" help still opens).
+        placeholder={phone ? "Message" : "Message, or / for commands"}
         aria-label="Message"
         rows={Math.min(8, Math.max(1, text.split("\n").length))}
       />
