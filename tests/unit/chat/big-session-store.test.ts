@@ -21,6 +21,7 @@ import { followSessionEvents } from "@/components/chat/use-session-events";
 import type { WireNode } from "@/lib/engine/wire-node";
 import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
+import { TEST_MODEL } from "../../support/model-info";
 
 // Counts the graph builds the page does (the real function still runs).
 vi.mock("@/lib/engine/build-graph", async (original) => {
@@ -120,15 +121,7 @@ function fakeSource(ledger: () => readonly WireNode[], record: () => SessionReco
   return { source, calls };
 }
 
-const MODEL = {
-  label: "m",
-  name: "m",
-  offline: true,
-  window: 8192,
-  keepRecentTokens: 1000,
-  notice: null,
-  vision: false,
-};
+const MODEL = TEST_MODEL;
 
 function storeOf(
   nodes: readonly WireNode[],

@@ -8,6 +8,7 @@ import { SessionStoreProvider } from "@/components/session/session-context";
 import type { WireNode } from "@/lib/engine/wire-node";
 import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
+import { TEST_MODEL } from "../../support/model-info";
 
 vi.mock("@/lib/engine/build-graph", async (original) => {
   const real = await original<typeof import("@/lib/engine/build-graph")>();
@@ -50,15 +51,7 @@ function render(nodes: readonly WireNode[]): string {
     createElement(SessionStoreProvider, {
       session,
       nodes,
-      model: {
-        label: "m",
-        name: "m",
-        offline: true,
-        window: 8192,
-        keepRecentTokens: 1000,
-        notice: null,
-        vision: false,
-      },
+      model: TEST_MODEL,
       children: createElement(Transcript, { actions }),
     }),
   );

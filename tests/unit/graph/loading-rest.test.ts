@@ -4,31 +4,17 @@ import { describe, expect, it } from "vitest";
 import { GraphToolbar } from "@/components/graph/graph-toolbar";
 import { SessionStoreProvider } from "@/components/session/session-context";
 import type { LedgerRest } from "@/components/session/session-store";
-import { asNodeId, asSessionId, tokens } from "@/lib/engine/ids";
-import type { WireNode } from "@/lib/engine/wire-node";
+import { TEST_MODEL } from "../../support/model-info";
+import { wireNode } from "../../support/wire-node";
 
-const S = asSessionId("S1");
-const ROOT: WireNode = {
-  id: asNodeId("R"),
-  sessionId: S,
-  predecessorId: null,
-  seq: 0,
-  kind: "root",
-  content: "system",
-  status: "complete",
-  callerId: null,
-  metadata: {},
-  reads: [],
-  tokenCount: tokens(1),
-  createdAt: "2026-12-01T00:00:00.000Z",
-};
+const ROOT = wireNode("R", null, 0, "root", { content: "system" });
 
 function toolbar(rest: LedgerRest | null): string {
   const noop = () => undefined;
   return renderToString(
     createElement(SessionStoreProvider, {
       session: {
-        id: S,
+        id: ROOT.sessionId,
         title: "t",
         headId: ROOT.id,
         rootId: ROOT.id,
@@ -38,15 +24,7 @@ function toolbar(rest: LedgerRest | null): string {
       },
       nodes: [ROOT],
       rest,
-      model: {
-        label: "m",
-        name: "m",
-        offline: true,
-        window: 8192,
-        keepRecentTokens: 1000,
-        notice: null,
-        vision: false,
-      },
+      model: TEST_MODEL,
       children: createElement(GraphToolbar, {
         relics: 0,
         onFit: noop,
