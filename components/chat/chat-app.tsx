@@ -146,11 +146,7 @@ function ChatLayout({
   const store = useSessionStoreApi();
   useEffect(() => {
     const timer = setTimeout(
-      () =>
-        void store
-          .getState()
-          .whenComplete()
-          .catch(() => undefined),
+      () => void store.getState().whenComplete(),
       graphOpen ? FILL_LATEST_MS : FILL_WITHOUT_GRAPH_MS,
     );
     return () => clearTimeout(timer);

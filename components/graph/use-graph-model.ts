@@ -110,13 +110,7 @@ export function useGraphModel(
     if (!shown) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(
-        () =>
-          void store
-            .getState()
-            .whenComplete()
-            .catch(() => undefined),
-      );
+      timer = setTimeout(() => void store.getState().whenComplete());
     });
     return () => {
       cancelAnimationFrame(frame);
