@@ -59,7 +59,7 @@ describe("the persistent map the browser's ledger is held in", () => {
     expect(map.get("a")).toBe(1);
   });
 
-  it("[R289] keys whose 32-bit hashes collide are kept apart", () => {
+  it("[R289] keys whose hashes collide are kept apart", () => {
     // Pairs of ids with equal FNV-1a hashes (found by a search over generated ids).
     const pairs = [
       ["id-66pkag", "id-1mq5ayc"],
