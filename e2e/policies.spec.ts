@@ -56,7 +56,9 @@ test("policies: segmented draws two capsules on one trunk; a nested capsule unfo
   const [a, b] = [await box(first), await box(second)];
   expect(Math.abs(a.x + a.width / 2 - (b.x + b.width / 2))).toBeLessThan(2);
   expect(a.y + a.height).toBeLessThan(b.y);
-  await expect(graph.locator(`.react-flow__edge[data-id="${s1}->${s2}"]`)).toHaveCount(1);
+  await expect(
+    graph.locator(`.react-flow__edge[aria-label="Edge from ${s1} to ${s2}"]`),
+  ).toHaveCount(1);
   // The transcript shows a card for each summary the model reads.
   await expect(page.locator(".summary-card")).toHaveCount(2);
   await saveScreenshot(page, testInfo, "policy-segmented");

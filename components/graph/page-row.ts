@@ -26,8 +26,12 @@ export type PageRow = Pick<
  * A row as the layout worker answers it ({@link PageRow}). Copying each node back to the page
  * with its row cost a 100,000-node session 41 of the 100 MB the worker's first answer took
  * to clone onto the main thread, and held every node twice in the page.
+ *
+ * The page copies each row it receives the same way: a row read from a message is built
+ * property by property, its fields past the first four in a separate array, where a
+ * literal holds them all in the object — 4.1 MB less for 100,000 rows.
  */
-export function pageRow(row: GraphRow): PageRow {
+export function pageRow(row: PageRow): PageRow {
   // Fields copied by name, not spread (as buildGraph does): spreading is much slower.
   const slim: { -readonly [K in keyof PageRow]: PageRow[K] } = {
     id: row.id,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { NodeId } from "@/lib/engine/ids";
+import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import type { GraphView } from "@/lib/engine/build-graph";
 import { layoutGraph } from "@/components/graph/layout";
 import {
@@ -146,6 +146,14 @@ function expectModel(model: GraphModel | undefined, view: GraphView, opts: Model
   expect(sorted(model.edges)).toEqual(sorted(want.edges));
   expect(sorted(model.nav)).toEqual(sorted(want.nav));
   expect(sorted(model.rows)).toEqual(sorted(new Map(view.nodes.map((r) => [r.id, pageRow(r)]))));
+}
+
+/** Two models' maps hold the same entries, in the same order. */
+function expectSameMaps(a: GraphModel | undefined, b: GraphModel | undefined) {
+  if (a === undefined || b === undefined) throw new Error("no model delivered");
+  for (const name of ["rows", "cards", "edges", "nav"] as const) {
+    expect([...a[name]]).toEqual([...b[name]]);
+  }
 }
 
 afterEach(() => {
@@ -455,6 +463,66 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(worker.inbox[0]).toMatchObject({ reset: false, redraw: false });
     worker.answer();
     expectModel(shown.at(-1), l.graph(tip), FOLDED);
+  });
+
+  it("[R138] a model kept past a redraw reads the maps shown, not the ones it was made over", () => {
+    const { worker, shown, client } = partedClient();
+    const l = new TestLedger();
+    let tip = "R";
+    const turns = (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        l.chain(tip, `u${i} a${i}`);
+        tip = `a${i}`;
+      }
+    };
+    turns(0, 5);
+    client.request(input(l, tip));
+    worker.answer();
+    const before = shown.at(-1);
+    expect(before?.cards.size).toBe(11);
+    turns(5, 700);
+    client.request(input(l, tip));
+    expect(worker.inbox[0]).toMatchObject({ redraw: true });
+    worker.answer(1);
+    // Until the redraw is shown, the model before it reads its own maps; once it is, that
+    // generation forwards to the new one (a closure keeping the old model keeps no old map).
+    const after = shown.at(-1);
+    expect(after).not.toBe(before);
+    expect(before?.cards.has(tip)).toBe(true);
+    worker.arrive();
+    expect(before?.cards.size).toBe(after?.cards.size);
+    expect(before?.rows.get(asNodeId("a3"))).toBe(after?.rows.get(asNodeId("a3")));
+    expectSameMaps(before, after);
+  });
+
+  it("[R138] a redraw answered while a newer request waits changes nothing shown until delivered", () => {
+    const { worker, shown, client } = partedClient();
+    const l = new TestLedger();
+    let tip = "R";
+    const turns = (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        l.chain(tip, `u${i} a${i}`);
+        tip = `a${i}`;
+      }
+    };
+    turns(0, 5);
+    client.request(input(l, tip));
+    worker.answer();
+    const before = shown.at(-1);
+    turns(5, 700);
+    client.request(input(l, tip));
+    // A newer request waits while the redraw is answered: the redraw is applied, not shown.
+    l.add("u700", tip);
+    client.request(input(l, "u700"));
+    worker.answer(1);
+    worker.arrive();
+    expect(shown.at(-1)).toBe(before);
+    expect(before?.cards.size).toBe(11);
+    expect(before?.cards.has(tip)).toBe(false);
+    // Once the newest answer is shown, the old model reads it too.
+    worker.answer();
+    expectModel(shown.at(-1), l.graph("u700"), FOLDED);
+    expectSameMaps(before, shown.at(-1));
   });
 
   it("[R138] many nodes travel in messages of at most 5,000, one per task; the last is answered", () => {
