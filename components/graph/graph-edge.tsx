@@ -41,7 +41,7 @@ function GraphEdgeView(props: EdgeProps<GraphEdge>) {
   });
   return (
     <>
-      <BaseEdge id={props.id} path={path} style={strokeOf(props.data)} interactionWidth={0} />
+      <BaseEdge path={path} style={strokeOf(props.data)} interactionWidth={0} />
       {props.label !== undefined && props.label !== null && (
         <EdgeLabelRenderer>
           <div

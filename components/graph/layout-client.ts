@@ -228,7 +228,7 @@ export class GraphModelClient {
     const worker = this.broken ? null : this.start();
     if (worker === null) {
       this.local ??= new GraphBuilder();
-      this.settle(this.local.answer(sync));
+      this.settle(this.local.answer(sync), true);
       this.idleIfDone();
       return;
     }
@@ -331,7 +331,11 @@ export class GraphModelClient {
     if (!this.inFlight && this.wanted === null) this.onIdle?.();
   }
 
-  private settle(reply: GraphReply): void {
+  /**
+   * `local`: the answer is the builder's here, whose items already hold the page's strings
+   * (it built them from the store's nodes): they are held as they are, not copied.
+   */
+  private settle(reply: GraphReply, local = false): void {
     if ("error" in reply) {
       this.arriving = null;
       // A ledger mid-update (a node whose predecessor has not arrived) is built next time.
@@ -347,7 +351,7 @@ export class GraphModelClient {
     const held = this.arriving?.gen === reply.gen ? this.arriving.held : [];
     this.arriving = null;
     for (const part of held) this.take(part, true);
-    this.take(reply);
+    this.take(reply, local);
     if (this.wanted === null) {
       this.deliver(this.model(reply));
       this.undelivered = null;
@@ -381,7 +385,10 @@ export class GraphModelClient {
     });
   }
 
-  /** Applies an answer (or a part of one); `shared`: its strings were already shared. */
+  /**
+   * Applies an answer (or a part of one); `shared`: its items are already as the page holds
+   * them (shared earlier, or the local builder's own).
+   */
   private take(reply: GraphPatch, shared = false): void {
     if (reply.reset) {
       this.held = new Generation();
@@ -490,17 +497,16 @@ export class GraphModelClient {
   /** An edge read from a message, as a literal sharing the page's strings ({@link shareCard}). */
   private shareEdge(e: FlowEdge): FlowEdge {
     const d = e.data;
-    const target = this.idOf(e.target);
     const shared: FlowEdge = {
-      id: target,
+      id: this.idOf(e.id),
       type: "spindle",
       source: this.idOf(e.source),
-      target,
+      target: this.idOf(e.target),
       sourceHandle: constant(e.sourceHandle),
       targetHandle: constant(e.targetHandle),
       data: { variant: constant(d.variant), spine: d.spine, dim: d.dim, faded: d.faded },
     };
-    return e.label === undefined ? shared : { ...shared, label: e.label };
+    return e.label === undefined ? shared : { ...shared, label: constant(e.label) };
   }
 
   /**
