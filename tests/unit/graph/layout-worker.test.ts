@@ -148,6 +148,29 @@ function expectModel(model: GraphModel | undefined, view: GraphView, opts: Model
   expect(sorted(model.rows)).toEqual(sorted(new Map(view.nodes.map((r) => [r.id, pageRow(r)]))));
 }
 
+/**
+ * A client that has shown a chat of five turns (`before`), then asked for it grown to 700
+ * turns ending at `tip`: more nodes than it held, so a redraw.
+ */
+function grownPastTheShown() {
+  const { worker, shown, client } = partedClient();
+  const l = new TestLedger();
+  let tip = "R";
+  const turns = (from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      l.chain(tip, `u${i} a${i}`);
+      tip = `a${i}`;
+    }
+  };
+  turns(0, 5);
+  client.request(input(l, tip));
+  worker.answer();
+  const before = shown.at(-1);
+  turns(5, 700);
+  client.request(input(l, tip));
+  return { worker, shown, client, l, tip, before };
+}
+
 /** Two models' maps hold the same entries, in the same order. */
 function expectSameMaps(a: GraphModel | undefined, b: GraphModel | undefined) {
   if (a === undefined || b === undefined) throw new Error("no model delivered");
@@ -466,22 +489,8 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] a model kept past a redraw reads the maps shown, not the ones it was made over", () => {
-    const { worker, shown, client } = partedClient();
-    const l = new TestLedger();
-    let tip = "R";
-    const turns = (from: number, to: number) => {
-      for (let i = from; i < to; i++) {
-        l.chain(tip, `u${i} a${i}`);
-        tip = `a${i}`;
-      }
-    };
-    turns(0, 5);
-    client.request(input(l, tip));
-    worker.answer();
-    const before = shown.at(-1);
+    const { worker, shown, l, tip, before } = grownPastTheShown();
     expect(before?.cards.size).toBe(11);
-    turns(5, 700);
-    client.request(input(l, tip));
     expect(worker.inbox[0]).toMatchObject({ redraw: true });
     worker.answer(1);
     // Until the redraw is shown, the model before it reads its own maps; once it is, that
@@ -492,25 +501,12 @@ describe("[R138] the graph built in the worker from what changed", () => {
     worker.arrive();
     expect(before?.cards.size).toBe(after?.cards.size);
     expect(before?.rows.get(asNodeId("a3"))).toBe(after?.rows.get(asNodeId("a3")));
+    expectModel(shown.at(-1), l.graph(tip), FOLDED);
     expectSameMaps(before, after);
   });
 
   it("[R138] a redraw answered while a newer request waits changes nothing shown until delivered", () => {
-    const { worker, shown, client } = partedClient();
-    const l = new TestLedger();
-    let tip = "R";
-    const turns = (from: number, to: number) => {
-      for (let i = from; i < to; i++) {
-        l.chain(tip, `u${i} a${i}`);
-        tip = `a${i}`;
-      }
-    };
-    turns(0, 5);
-    client.request(input(l, tip));
-    worker.answer();
-    const before = shown.at(-1);
-    turns(5, 700);
-    client.request(input(l, tip));
+    const { worker, shown, client, l, tip, before } = grownPastTheShown();
     // A newer request waits while the redraw is answered: the redraw is applied, not shown.
     l.add("u700", tip);
     client.request(input(l, "u700"));
