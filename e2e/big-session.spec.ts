@@ -103,3 +103,58 @@ async function insidePane(pane: Locator, card: Locator): Promise<boolean> {
     c.x >= p.x && c.y >= p.y && c.x + c.width <= p.x + p.width && c.y + c.height <= p.y + p.height
   );
 }
+
+/**
+ * [R294] On a long session that opened near-first, a version switch waits for the older
+ * branches: the page says so beside the transcript (on every screen size), the click can be
+ * taken back, and the last one asked for happens when they arrive.
+ */
+test("a version switch on a long session still loading says it waits, and happens once loaded", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const file = bigLedger({ total: 6_000, words: 5, title: "E2E waiting for the rest" });
+  const imported = await page.request.post("/api/import", {
+    data: file,
+    headers: { origin: baseURL ?? "" },
+  });
+  expect(imported.status(), await imported.text()).toBe(201);
+  const { id } = (await imported.json()) as { id: string };
+
+  // The older branches are held back until the clicks below are made.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/nodes\?.*form=columns/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/s/${id}`);
+  // A message with versions, and the way to another one of them.
+  const row = page
+    .locator("article")
+    .filter({ has: page.locator(".siblings-count") })
+    .last();
+  await expect(row).toBeVisible();
+  const headOf = async () =>
+    ((await (await page.request.get(`/api/sessions/${id}`)).json()) as { headId: string }).headId;
+  const head = await headOf();
+  const prev = row.getByRole("button", { name: "Previous version" });
+  const step = (await prev.isDisabled()) ? row.getByRole("button", { name: "Next version" }) : prev;
+
+  await row.hover();
+  await step.click();
+  const waiting = page.getByRole("status").filter({ hasText: "Switching to the other version" });
+  await expect(waiting).toContainText("still loading its older branches");
+  await waiting.getByRole("button", { name: "Cancel" }).click();
+  await expect(waiting).toHaveCount(0);
+  expect(await headOf()).toBe(head);
+
+  // Asked again, then the rest arrives: the switch happens, and the notice goes.
+  await row.hover();
+  await step.click();
+  await expect(waiting).toBeVisible();
+  release();
+  await expect(waiting).toHaveCount(0, { timeout: 60_000 });
+  await expect.poll(headOf, { timeout: 20_000 }).not.toBe(head);
+});

@@ -25,6 +25,7 @@ import { useAttachmentDraft } from "./use-attachment-draft";
 import { useFileDrop } from "./use-file-drop";
 import { pageDrafts } from "./drafts";
 import { HeadBar } from "./head-bar";
+import { WaitingForRest } from "./waiting-for-rest";
 import { BranchSwitchBar } from "./branch-switch-bar";
 import { SettingsPanel, type SettingsHandle } from "./settings-panel";
 import { ContextMeter } from "./context-meter";
@@ -371,6 +372,7 @@ function ChatLayout({
               </button>
             </div>
           )}
+          <WaitingForRest />
           {busy === "task" && <div className="banner banner-notice">Sub-agent task running…</div>}
           {busy === "send" && (
             <div className="banner banner-notice">Sending to the other session…</div>

@@ -113,7 +113,8 @@ export function ToolCallCards({
     if (skeletons) void store.getState().ensureFull(skeletons.split(",") as NodeId[]);
   }, [skeletons, store]);
   const open = useCallback(
-    (branch: LedgerNode) => withWholeLedger(store, (s) => onCheckout(versionTip(s, branch))),
+    (branch: LedgerNode) =>
+      withWholeLedger(store, "Opening the tool's branch", (s) => onCheckout(versionTip(s, branch))),
     [store, onCheckout],
   );
   return (

@@ -133,7 +133,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   }, []);
   const onSibling = useCallback(
     (node: LedgerNode, delta: -1 | 1) =>
-      withWholeLedger(store, (s) => {
+      withWholeLedger(store, "Switching to the other version", (s) => {
         const target = versionStep(s, node, delta);
         if (!target) return;
         const tip = versionTip(s, target);
@@ -172,7 +172,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   );
   const onCompare = useCallback(
     (node: LedgerNode) =>
-      withWholeLedger(store, (s) => {
+      withWholeLedger(store, "Opening the versions side by side", (s) => {
         const head = s.session.headId;
         const other = head === null ? undefined : versionBeside(s, node);
         if (other && head !== null) compare.open(head, versionTip(s, other));

@@ -29,6 +29,14 @@ export interface LedgerRest {
   readonly lastSeq: number;
 }
 
+/** An action of the user's waiting for a near-first page's fill ([R294]). */
+export interface WaitingForRest {
+  /** What it does, in the user's words ("Switching to the other version"). */
+  readonly label: string;
+  /** HEAD when it was asked: it is dropped if HEAD moves before the rest arrives. */
+  readonly head: NodeId | null;
+}
+
 /** What the page knows about the model and its window (from the server; never a key). */
 export interface ModelInfo {
   readonly label: string;
@@ -99,6 +107,8 @@ export interface SessionState extends Ledger {
   readonly complete: boolean;
   /** The fill's last attempt failed and it is trying again ([R294]). */
   readonly fillTrouble: boolean;
+  /** What the user asked for that waits for the fill ({@link withWholeLedger}). */
+  readonly waitingForRest: WaitingForRest | null;
   /** The session channel is open (its `ready` arrived and it has not failed since). */
   readonly channelOpen: boolean;
   /** Bumped on every structural change (what the whole-ledger memos are keyed on). */
@@ -174,28 +184,47 @@ export function nodeOf(s: SessionState, id: string): WireNode | undefined {
 /**
  * Runs `act` on a ledger that holds every node — at once, or when a near-first page's fill
  * has landed ([R294]): what reads beyond HEAD's spine and its versions (a version's branch
- * tip) must not act on a part of the ledger.
+ * tip) must not act on a part of the ledger. While it waits, `waitingForRest` says so in
+ * `label`'s words (the page shows it, with a way to cancel); a later click replaces the
+ * waiting one (the last thing asked for is what happens), and it is dropped if HEAD moved
+ * meanwhile: what it was asked on is no longer what is shown.
  */
-export function withWholeLedger(store: SessionStoreApi, act: (s: SessionState) => void): void {
+export function withWholeLedger(
+  store: SessionStoreApi,
+  label: string,
+  act: (s: SessionState) => void,
+): void {
   const s = store.getState();
   if (s.complete) {
     act(s);
     return;
   }
-  // One action waits at a time (a second click while the rest comes is dropped), and it is
-  // dropped if HEAD moved meanwhile: what it was asked on is no longer what is shown.
-  if (waiting.has(store)) return;
-  waiting.add(store);
-  const head = s.session.headId;
+  const queued = waiting.has(store);
+  const wait: WaitingForRest = { label, head: s.session.headId };
+  waiting.set(store, { wait, act });
+  store.setState({ waitingForRest: wait });
+  if (queued) return;
   void s.whenComplete().then(() => {
+    const pending = waiting.get(store);
     waiting.delete(store);
+    if (!pending) return;
+    store.setState({ waitingForRest: null });
     const now = store.getState();
-    if (now.session.headId === head) act(now);
+    if (now.session.headId === pending.wait.head) pending.act(now);
   });
 }
 
-/** The stores with an action waiting for the rest ({@link withWholeLedger}). */
-const waiting = new WeakSet<SessionStoreApi>();
+/** Drops the action waiting for the rest ({@link withWholeLedger}), if any. */
+export function cancelWaitingForRest(store: SessionStoreApi): void {
+  if (!waiting.delete(store)) return;
+  store.setState({ waitingForRest: null });
+}
+
+/** The action each store has waiting for the rest ({@link withWholeLedger}). */
+const waiting = new WeakMap<
+  SessionStoreApi,
+  { readonly wait: WaitingForRest; readonly act: (s: SessionState) => void }
+>();
 
 /** A reply streams somewhere in the session (this tab's or another's): the turn is taken. */
 export const selectStreaming = (s: SessionState): boolean => hasAny(s.live);
@@ -250,6 +279,7 @@ export function createSessionStore(init: {
       syncedSeq: Math.max(first.maxSeq, rest?.lastSeq ?? 0),
       complete: rest === null,
       fillTrouble: false,
+      waitingForRest: null,
       channelOpen: false,
       version: 0,
       graphKey: {},

@@ -6,6 +6,7 @@ import {
   nodeOf,
   selectStreaming,
   withWholeLedger,
+  cancelWaitingForRest,
   type LedgerRest,
 } from "@/components/session/session-store";
 import { versionTip } from "@/components/session/versions";
@@ -794,16 +795,53 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
     const tips: string[] = [];
     const x5 = s.getState().nodes.get("x5");
     if (!x5) throw new Error("x5 is near");
-    withWholeLedger(s, (st) => tips.push(versionTip(st, x5)));
-    // A second click while the first waits is dropped.
-    withWholeLedger(s, (st) => tips.push(versionTip(st, x5)));
+    withWholeLedger(s, "Switching", (st) => tips.push(versionTip(st, x5)));
     // On the near part alone, x5 would be its own tip.
     expect(tips).toEqual([]);
     await s.getState().whenComplete();
     expect(tips).toEqual(["y6"]);
-    // Once complete, at once.
-    withWholeLedger(s, (st) => tips.push(versionTip(st, x5)));
+    // Once complete, at once, and nothing is said to wait.
+    withWholeLedger(s, "Switching", (st) => tips.push(versionTip(st, x5)));
     expect(tips).toEqual(["y6", "y6"]);
+    expect(s.getState().waitingForRest).toBeNull();
+  });
+
+  it("[R294] a waiting action is shown in words; the last click wins; it runs once", async () => {
+    const { source } = fakeSource(
+      () => server,
+      () => session("n4"),
+    );
+    const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
+    const acted: string[] = [];
+    withWholeLedger(s, "Switching to the other version", () => acted.push("switch"));
+    expect(s.getState().waitingForRest).toEqual({
+      label: "Switching to the other version",
+      head: "n4",
+    });
+    withWholeLedger(s, "Opening the versions side by side", () => acted.push("compare"));
+    expect(s.getState().waitingForRest?.label).toBe("Opening the versions side by side");
+    await s.getState().whenComplete();
+    await Promise.resolve();
+    expect(acted).toEqual(["compare"]);
+    expect(s.getState().waitingForRest).toBeNull();
+  });
+
+  it("[R294] a waiting action can be cancelled", async () => {
+    const { source } = fakeSource(
+      () => server,
+      () => session("n4"),
+    );
+    const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
+    const acted = vi.fn();
+    withWholeLedger(s, "Switching to the other version", acted);
+    cancelWaitingForRest(s);
+    expect(s.getState().waitingForRest).toBeNull();
+    await s.getState().whenComplete();
+    await Promise.resolve();
+    expect(acted).not.toHaveBeenCalled();
+    // A later click waits (or runs) as usual.
+    withWholeLedger(s, "Switching to the other version", acted);
+    expect(acted).toHaveBeenCalledTimes(1);
   });
 
   it("[R294] an action waiting for the rest is dropped when HEAD moved meanwhile", async () => {
@@ -813,10 +851,12 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
     );
     const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
     const acted = vi.fn();
-    withWholeLedger(s, acted);
+    withWholeLedger(s, "Switching to the other version", acted);
     s.getState().setHead(id("n3"));
     await s.getState().whenComplete();
+    await Promise.resolve();
     expect(acted).not.toHaveBeenCalled();
+    expect(s.getState().waitingForRest).toBeNull();
   });
 
   it("[R294] a stream only the pass saw stays live when the rest lands", async () => {
