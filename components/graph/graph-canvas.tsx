@@ -255,6 +255,14 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
       aria-busy={pending || !complete}
       aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Enter Space H F M C ?"
     >
+      {/* A bar above the canvas, not over it: no card is ever half under it. */}
+      <GraphToolbar
+        relics={relics}
+        onFit={fit}
+        minimap={minimap}
+        onToggleMinimap={() => setMinimap((v) => !v)}
+        onShowKeys={showShortcuts}
+      />
       <div className={s.canvas} ref={paneRef}>
         <ReactFlow<GraphNode, GraphEdge>
           nodes={nodes}
@@ -307,15 +315,6 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
               </svg>
             </ControlButton>
           </Controls>
-          <Panel position="top-left">
-            <GraphToolbar
-              relics={relics}
-              onFit={fit}
-              minimap={minimap}
-              onToggleMinimap={() => setMinimap((v) => !v)}
-              onShowKeys={showShortcuts}
-            />
-          </Panel>
           <Panel position="bottom-right">
             <div className={p.viewControls}>
               <BackToHead head={headBox} onClick={backToHead} />

@@ -23,14 +23,17 @@ export interface Pane {
   readonly width: number;
   readonly height: number;
   /**
-   * What is drawn over the pane (the toolbar, the zoom controls, the minimap with "Back to
+   * What is drawn over the pane (the zoom controls, the minimap with "Back to
    * HEAD"): a card brought into view is kept clear of them, so it can be seen and clicked.
    */
   readonly covers?: readonly Rect[];
 }
 
-/** Padding of a fit, in screen pixels: the top keeps the first card clear of the toolbar. */
-export const FIT_PADDING = { top: 64, x: 24, bottom: 24 } as const;
+/**
+ * Padding of a fit, in screen pixels. The toolbar is a bar above the canvas, not over it;
+ * what is drawn over the canvas (the zoom controls, the minimap) is in `Pane.covers`.
+ */
+export const FIT_PADDING = { top: 24, x: 24, bottom: 24 } as const;
 /** The size of a card's text in flow pixels (graph.module.css `.text`). */
 export const CARD_TEXT_PX = 13;
 /**
@@ -104,16 +107,69 @@ export function headViewport(head: Box, pane: Pane, zoom = READING_ZOOM): Viewpo
   return viewportAt(head, pane, zoom, { x: 0.5, y: HEAD_AT });
 }
 
+/** A card the opening view may frame with HEAD: the summary HEAD's branch reads. */
+export interface OpeningCard extends Box {
+  readonly type: string;
+  readonly data: object;
+}
+
 /**
  * Where the graph opens (issue 20): never a fit that shrinks cards below reading size. The
- * whole graph when it fits at readable zoom, else HEAD's card at reading size with its
- * branch above it. Computed from the layout alone and applied in one step, so the canvas
- * never passes through a whole-graph zoom at which React Flow would mount every card.
+ * whole graph when it fits at readable zoom; else HEAD's card with the capsule its branch
+ * reads (the summary that stands in for its earlier turns) when both fit at readable zoom,
+ * so a compacted conversation opens on what sets Spindle apart; else HEAD's card at
+ * reading size with its branch above it. Computed from the layout alone and applied in one
+ * step, so the canvas never passes through a whole-graph zoom at which React Flow would
+ * mount every card.
  */
-export function openingViewport(cards: Iterable<Box>, pane: Pane, head: Box | null): Viewport {
-  const fit = fitViewport(cards, pane);
+export function openingViewport(
+  cards: Iterable<OpeningCard>,
+  pane: Pane,
+  head: Box | null,
+): Viewport {
+  let capsule: Box | null = null;
+  const all: Box[] = [];
+  for (const card of cards) {
+    all.push(card);
+    // The nearest capsule above HEAD on its branch (a nested one stands for all it names).
+    if (head === null || card.type !== "capsule" || !("spine" in card.data) || !card.data.spine)
+      continue;
+    if (card.position.y >= head.position.y) continue;
+    if (capsule === null || card.position.y > capsule.position.y) capsule = card;
+  }
+  const fit = fitViewport(all, pane);
   if (fit.zoom >= READABLE_ZOOM || head === null) return fit;
+  if (capsule !== null) {
+    const both = fitViewport([capsule, head], pane, READING_ZOOM);
+    if (both.zoom >= READABLE_ZOOM && isClear(head, both, pane)) return both;
+  }
   return headViewport(head, pane);
+}
+
+/** Where a box is drawn on screen under a viewport. */
+export function onScreen(box: Box, view: Viewport): { x: number; y: number } {
+  return { x: box.position.x * view.zoom + view.x, y: box.position.y * view.zoom + view.y };
+}
+
+/** A box's rectangle on screen under a viewport. */
+export function screenRect(box: Box, view: Viewport): Rect {
+  const at = onScreen(box, view);
+  return {
+    left: at.x,
+    top: at.y,
+    right: at.x + box.width * view.zoom,
+    bottom: at.y + box.height * view.zoom,
+  };
+}
+
+export const overlaps = (a: Rect, b: Rect) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** Whether a box is in view, `margin` pixels clear of the pane's edges and of every cover. */
+export function isClear(box: Box, view: Viewport, pane: Pane, margin = 0): boolean {
+  if (!inView(box, view, pane, margin)) return false;
+  const rect = screenRect(box, view);
+  return !(pane.covers ?? []).some((cover) => overlaps(rect, cover));
 }
 
 /** Whether a card lies inside the viewport, `margin` screen pixels clear of its edges. */

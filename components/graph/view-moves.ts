@@ -1,16 +1,22 @@
 import { SIZE, type FlowNode } from "./flow-types";
-import { FIT_PADDING, inView, type Box, type Pane, type Rect, type Viewport } from "./opening-view";
+import {
+  FIT_PADDING,
+  isClear,
+  onScreen,
+  overlaps,
+  screenRect,
+  type Box,
+  type Pane,
+  type Viewport,
+} from "./opening-view";
+
+export { isClear, onScreen, screenRect };
 
 /**
  * Pure moves of the graph's view (issue 20): keep a card where another was on screen, and
  * bring a box into view with the least movement. Kept apart from React so they are tested
  * as plain functions.
  */
-
-/** Where a box is drawn on screen under a viewport. */
-export function onScreen(box: Box, view: Viewport): { x: number; y: number } {
-  return { x: box.position.x * view.zoom + view.x, y: box.position.y * view.zoom + view.y };
-}
 
 /**
  * The view at `zoom` that draws `now` with its top-centre where `was` had its top-centre
@@ -27,33 +33,12 @@ export function keepInPlace(was: Box, wasView: Viewport, now: Box, zoom: number)
   };
 }
 
-/** A box's rectangle on screen under a viewport. */
-export function screenRect(box: Box, view: Viewport): Rect {
-  const at = onScreen(box, view);
-  return {
-    left: at.x,
-    top: at.y,
-    right: at.x + box.width * view.zoom,
-    bottom: at.y + box.height * view.zoom,
-  };
-}
-
-const overlaps = (a: Rect, b: Rect) =>
-  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-
 /** Room kept between a card and a control drawn over the pane. */
 const COVER_GAP = 12;
 
-/** Whether a box is in view, `margin` pixels clear of the pane's edges and of every cover. */
-export function isClear(box: Box, view: Viewport, pane: Pane, margin = 0): boolean {
-  if (!inView(box, view, pane, margin)) return false;
-  const rect = screenRect(box, view);
-  return !(pane.covers ?? []).some((cover) => overlaps(rect, cover));
-}
-
 /**
  * The least move of `view` that brings `box` inside the pane, padded as a fit is, and clear
- * of the controls drawn over it (the minimap, the toolbar); where it cannot fit, its
+ * of the controls drawn over it (the minimap, the zoom controls); where it cannot fit, its
  * top-left stays in view (the capsule at the top of its frame, a message's first line).
  */
 export function bringIntoView(box: Box, view: Viewport, pane: Pane): Viewport {

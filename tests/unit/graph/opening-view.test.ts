@@ -7,6 +7,7 @@ import { layoutGraph } from "@/components/graph/layout";
 import {
   CARD_TEXT_PX,
   frameViewport,
+  headViewport,
   inView,
   openingViewport,
   READABLE_ZOOM,
@@ -85,6 +86,27 @@ describe("opening where the user is (issue 20)", () => {
     const parent = layout.nodes.find((n) => n.id === above);
     if (parent === undefined) throw new Error("no parent card");
     expect(inView(parent, view, pane)).toBe(true);
+  });
+
+  it("[R182] a compacted session opens on HEAD with the capsule its branch reads, when both fit readably", () => {
+    // 12 exchanges with forks; the first ten are summarised (S, the active summary).
+    const { ledger, tip } = session(12);
+    const covered = Array.from({ length: 10 }, (_, i) => [`u${i}`, `a${i}`]).flat();
+    ledger.summary("S", covered, "a9");
+    const layout = layoutGraph(ledger.graph(tip, "S"), FOLDED);
+    const pane = { width: 630, height: 840 };
+    const head = layout.nodes.find((n) => n.id === tip) ?? null;
+    const capsule = layout.nodes.find((n) => n.type === "capsule");
+    if (head === null || capsule === undefined) throw new Error("no HEAD or capsule card");
+    // HEAD's view alone would leave the capsule out of sight.
+    expect(inView(capsule, headViewport(head, pane), pane)).toBe(false);
+    const view = openingViewport(layout.nodes, pane, head);
+    expect(view.zoom).toBeGreaterThanOrEqual(READABLE_ZOOM);
+    expect(inView(head, view, pane)).toBe(true);
+    expect(inView(capsule, view, pane)).toBe(true);
+    // Too far apart to both read (a short pane): HEAD at reading size, as without one.
+    const short = { width: 630, height: 300 };
+    expect(openingViewport(layout.nodes, short, head)).toEqual(headViewport(head, short));
   });
 
   it("[R182] a whole-graph fit is used only while it stays readable", () => {

@@ -47,7 +47,7 @@ describe("moves of the graph's view (issue 20)", () => {
   });
 
   it("[R183] a card brought into view is kept clear of the controls drawn over the pane", () => {
-    // The minimap with "Back to HEAD" at the bottom right, the toolbar at the top left.
+    // The minimap with "Back to HEAD" at the bottom right, a banner at the top left.
     const minimap = { left: 380, top: 600, right: 590, bottom: 790 };
     const toolbar = { left: 10, top: 10, right: 300, bottom: 50 };
     const pane = { ...PANE, covers: [minimap, toolbar] };
