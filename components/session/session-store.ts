@@ -196,22 +196,29 @@ export function withWholeLedger(
 ): void {
   const s = store.getState();
   if (s.complete) {
+    // Whatever waited is overtaken by this newer click.
+    cancelWaitingForRest(store);
     act(s);
     return;
   }
-  const queued = waiting.has(store);
   const wait: WaitingForRest = { label, head: s.session.headId };
   waiting.set(store, { wait, act });
   store.setState({ waitingForRest: wait });
-  if (queued) return;
-  void s.whenComplete().then(() => {
+  if (listening.has(store)) return;
+  // One listener per store, however many clicks and cancels: the action runs the moment
+  // the ledger is whole (not when some retry loop of the fill next wakes).
+  listening.add(store);
+  const unsubscribe = store.subscribe((now) => {
+    if (!now.complete) return;
+    unsubscribe();
+    listening.delete(store);
     const pending = waiting.get(store);
-    waiting.delete(store);
     if (!pending) return;
-    store.setState({ waitingForRest: null });
-    const now = store.getState();
-    if (now.session.headId === pending.wait.head) pending.act(now);
+    cancelWaitingForRest(store);
+    const current = store.getState();
+    if (current.session.headId === pending.wait.head) pending.act(current);
   });
+  void s.whenComplete();
 }
 
 /** Drops the action waiting for the rest ({@link withWholeLedger}), if any. */
@@ -219,6 +226,9 @@ export function cancelWaitingForRest(store: SessionStoreApi): void {
   if (!waiting.delete(store)) return;
   store.setState({ waitingForRest: null });
 }
+
+/** The stores whose completion a waiting action listens for. */
+const listening = new WeakSet<SessionStoreApi>();
 
 /** The action each store has waiting for the rest ({@link withWholeLedger}). */
 const waiting = new WeakMap<

@@ -844,6 +844,30 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
     expect(acted).toHaveBeenCalledTimes(1);
   });
 
+  it("[R294] clicks and cancels while waiting ask for the rest once; the action runs as it lands", async () => {
+    const { source } = fakeSource(
+      () => server,
+      () => session("n4"),
+    );
+    const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
+    const whole = s.getState().whenComplete;
+    const asked = vi.fn(whole);
+    s.setState({ whenComplete: asked });
+    const acted: string[] = [];
+    withWholeLedger(s, "Switching", () => acted.push("a"));
+    cancelWaitingForRest(s);
+    withWholeLedger(s, "Switching", () => acted.push("b"));
+    cancelWaitingForRest(s);
+    withWholeLedger(s, "Comparing", () => acted.push("c"));
+    expect(asked).toHaveBeenCalledTimes(1);
+    // Made whole by another caller: the waiting action runs then, once, and the notice goes.
+    await whole();
+    expect(acted).toEqual(["c"]);
+    expect(s.getState().waitingForRest).toBeNull();
+    withWholeLedger(s, "Switching", () => acted.push("d"));
+    expect(acted).toEqual(["c", "d"]);
+  });
+
   it("[R294] an action waiting for the rest is dropped when HEAD moved meanwhile", async () => {
     const { source } = fakeSource(
       () => server,
