@@ -89,6 +89,15 @@ test("[R200] [R201] compaction: /compact in a six-message chat folds all but the
 
   await send(page, "Fourth: dates?");
   await expect(page.locator("article.msg-assistant").last()).toContainText("a summary stands in");
+  // [R182] The graph followed HEAD and kept the capsule its branch reads in sight, whole.
+  const flow = page.locator(".react-flow");
+  const capsule = page.locator(".react-flow__node", { hasText: "Summary of 4 earlier turns" });
+  await expect
+    .poll(async () => {
+      const [p, c] = await Promise.all([flow.boundingBox(), capsule.boundingBox()]);
+      return p !== null && c !== null && c.y >= p.y && c.y + c.height <= p.y + p.height;
+    })
+    .toBe(true);
 
   const context = await (await request.get(`/api/sessions/${id}/context`)).json();
   expect(context.messages[1].kind).toBe("summary");

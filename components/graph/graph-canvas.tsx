@@ -26,7 +26,7 @@ import { GraphMinimap } from "./graph-minimap";
 import s from "./graph.module.css";
 import { GraphToolbar } from "./graph-toolbar";
 import { NodeDetail } from "./node-detail";
-import { inView, MIN_ZOOM, type Box } from "./opening-view";
+import { inView, isBranchCapsule, MIN_ZOOM, type Box } from "./opening-view";
 import p from "./panel.module.css";
 import { SideCard } from "./side-card";
 import { TurnCard } from "./turn-card";
@@ -137,7 +137,9 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const standIns = useMemo(() => {
     const foldedInto = new Map<NodeId, string>();
     const framedIn = new Map<NodeId, NodeId>();
+    const onBranch: FlowNode[] = [];
     for (const card of cards.values()) {
+      if (isBranchCapsule(card)) onBranch.push(card);
       if (card.type === "frame") {
         for (const id of rows.get(card.data.summaryId)?.covers_ids ?? []) {
           framedIn.set(id, card.data.summaryId);
@@ -152,7 +154,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
         if (inner?.kind === "summary") stack.push(...(inner.covers_ids ?? []));
       }
     }
-    return { foldedInto, framedIn };
+    return { foldedInto, framedIn, onBranch };
   }, [cards, rows]);
   const cardOf = useCallback(
     (id: NodeId): string | null => (cards.has(id) ? id : (standIns.foldedInto.get(id) ?? null)),
@@ -174,7 +176,15 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
 
   const headId = model?.headId ?? null;
   const headCard = headId === null ? null : cardOf(headId);
-  const view = useGraphViewport({ cards, cardOf, headId, expanded, selectedId, paneRef });
+  const view = useGraphViewport({
+    cards,
+    cardOf,
+    headId,
+    branchCapsules: standIns.onBranch,
+    expanded,
+    selectedId,
+    paneRef,
+  });
   const { fit, reveal, backToHead } = view;
 
   const startCompare = useCallback((id: NodeId) => setPicking(id), []);

@@ -127,23 +127,40 @@ export function openingViewport(
   pane: Pane,
   head: Box | null,
 ): Viewport {
-  let capsule: Box | null = null;
+  const capsules: OpeningCard[] = [];
   const all: Box[] = [];
   for (const card of cards) {
     all.push(card);
-    // The nearest capsule above HEAD on its branch (a nested one stands for all it names).
-    if (head === null || card.type !== "capsule" || !("spine" in card.data) || !card.data.spine)
-      continue;
-    if (card.position.y >= head.position.y) continue;
-    if (capsule === null || card.position.y > capsule.position.y) capsule = card;
+    if (isBranchCapsule(card)) capsules.push(card);
   }
   const fit = fitViewport(all, pane);
   if (fit.zoom >= READABLE_ZOOM || head === null) return fit;
-  if (capsule !== null) {
-    const both = fitViewport([capsule, head], pane, READING_ZOOM);
-    if (both.zoom >= READABLE_ZOOM && isClear(head, both, pane)) return both;
+  const capsule = capsuleAbove(capsules, head);
+  return (capsule && withCapsule(capsule, head, pane)) ?? headViewport(head, pane);
+}
+
+/** A capsule on HEAD's branch: the summary the branch reads in place of its earlier turns. */
+export function isBranchCapsule(card: OpeningCard): boolean {
+  return card.type === "capsule" && "spine" in card.data && card.data.spine === true;
+}
+
+/** The nearest of HEAD's branch's capsules above HEAD (a nested one stands for all it names). */
+export function capsuleAbove(capsules: Iterable<Box>, head: Box): Box | null {
+  let nearest: Box | null = null;
+  for (const capsule of capsules) {
+    if (capsule.position.y >= head.position.y) continue;
+    if (nearest === null || capsule.position.y > nearest.position.y) nearest = capsule;
   }
-  return headViewport(head, pane);
+  return nearest;
+}
+
+/**
+ * HEAD and the capsule its branch reads, framed together, when both fit at readable zoom
+ * with HEAD clear of the controls over the pane; else null.
+ */
+export function withCapsule(capsule: Box, head: Box, pane: Pane): Viewport | null {
+  const both = fitViewport([capsule, head], pane, READING_ZOOM);
+  return both.zoom >= READABLE_ZOOM && isClear(head, both, pane) ? both : null;
 }
 
 /** Where a box is drawn on screen under a viewport. */

@@ -8,10 +8,12 @@ import type { ViewRequest } from "@/components/session/session-store";
 import type { GraphEdge, GraphNode } from "./flow-node-types";
 import type { FlowNode } from "./flow-types";
 import {
+  capsuleAbove,
   fitViewport,
   frameViewport,
   headViewport,
   openingViewport,
+  withCapsule,
   READABLE_ZOOM,
   READING_ZOOM,
   type Box,
@@ -33,6 +35,8 @@ export interface GraphViewportInput {
   /** The card that draws a node: itself, or the capsule that folds it; null if undrawn. */
   readonly cardOf: (id: NodeId) => string | null;
   readonly headId: NodeId | null;
+  /** The capsules on HEAD's branch (the summaries it reads), folded. */
+  readonly branchCapsules: readonly FlowNode[];
   readonly expanded: ReadonlySet<NodeId>;
   readonly selectedId: NodeId | null;
   /** The element React Flow draws in: its size, and the controls drawn over it. */
@@ -102,7 +106,7 @@ interface PendingFold {
  * switched message in place. Every move keeps card text at readable size.
  */
 export function useGraphViewport(input: GraphViewportInput): GraphViewport {
-  const { cards, cardOf, headId, expanded, selectedId, paneRef } = input;
+  const { cards, cardOf, headId, branchCapsules, expanded, selectedId, paneRef } = input;
   const flow = useReactFlow<GraphNode, GraphEdge>();
   const paneSize = useCallback(() => measurePane(paneRef.current), [paneRef]);
   /** Where the view is going: the end of a move still under way, else where it is. */
@@ -253,11 +257,21 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
     if (followed.current === place) return;
     followed.current = place;
     if (detached.current) return;
-    const view = flow.getViewport();
+    const view = intended();
     const pane = paneSize();
-    if (view.zoom >= READABLE_ZOOM && isClear(head, view, pane, 24)) return;
+    const headClear = view.zoom >= READABLE_ZOOM && isClear(head, view, pane, 24);
+    // The capsule HEAD's branch reads (a compaction just made one, or HEAD moved on below
+    // it) stays in sight with HEAD while both fit at readable zoom.
+    const capsule = capsuleAbove(branchCapsules, head);
+    if (headClear && (capsule === null || isClear(capsule, view, pane))) return;
+    const both = capsule === null ? null : withCapsule(capsule, head, pane);
+    if (both !== null) {
+      move(both);
+      return;
+    }
+    if (headClear) return;
     move(headViewport(head, pane, Math.max(view.zoom, READABLE_ZOOM)));
-  }, [head, flow, paneSize, move]);
+  }, [head, branchCapsules, intended, paneSize, move]);
 
   // The pane changed size (the detail panel opened below it or grew with a longer message,
   // the window was resized): the card the user is looking at — the selection, else HEAD
