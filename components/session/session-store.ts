@@ -201,9 +201,8 @@ export function withWholeLedger(
     act(s);
     return;
   }
-  const wait: WaitingForRest = { label, head: s.session.headId };
-  waiting.set(store, { wait, act });
-  store.setState({ waitingForRest: wait });
+  waiting.set(store, act);
+  store.setState({ waitingForRest: { label, head: s.session.headId } });
   if (listening.has(store)) return;
   // One listener per store, however many clicks and cancels: the action runs the moment
   // the ledger is whole (not when some retry loop of the fill next wakes).
@@ -212,11 +211,12 @@ export function withWholeLedger(
     if (!now.complete) return;
     unsubscribe();
     listening.delete(store);
-    const pending = waiting.get(store);
-    if (!pending) return;
+    const act = waiting.get(store);
+    const asked = now.waitingForRest;
+    if (!act || asked === null) return;
     cancelWaitingForRest(store);
     const current = store.getState();
-    if (current.session.headId === pending.wait.head) pending.act(current);
+    if (current.session.headId === asked.head) act(current);
   });
   void s.whenComplete();
 }
@@ -230,11 +230,8 @@ export function cancelWaitingForRest(store: SessionStoreApi): void {
 /** The stores whose completion a waiting action listens for. */
 const listening = new WeakSet<SessionStoreApi>();
 
-/** The action each store has waiting for the rest ({@link withWholeLedger}). */
-const waiting = new WeakMap<
-  SessionStoreApi,
-  { readonly wait: WaitingForRest; readonly act: (s: SessionState) => void }
->();
+/** The action each store has waiting for the rest; its state's `waitingForRest` names it. */
+const waiting = new WeakMap<SessionStoreApi, (s: SessionState) => void>();
 
 /** A reply streams somewhere in the session (this tab's or another's): the turn is taken. */
 export const selectStreaming = (s: SessionState): boolean => hasAny(s.live);

@@ -693,6 +693,20 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
   // What the page is rendered with: the spine, its versions and ROOT; and a node deleted
   // since ("old"), which the fill finds gone.
   const near = () => [...chain(4), wire("x5", "n1", 5, { partial: "skeleton", reads: [] })];
+  /** The near part's store at HEAD n4, its rest on the server. */
+  const nearStore = () =>
+    storeOf(
+      near(),
+      "n4",
+      fakeSource(
+        () => server,
+        () => session("n4"),
+      ).source,
+      {
+        total: 7,
+        lastSeq: 6,
+      },
+    );
 
   it("[R294] catch-up leaves the rest to the fill; the fill brings it, drops what is gone, completes", async () => {
     const { source, calls } = fakeSource(
@@ -787,11 +801,7 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
   });
 
   it("[R294] a version's branch tip is read only from the whole ledger", async () => {
-    const { source } = fakeSource(
-      () => server,
-      () => session("n4"),
-    );
-    const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
+    const s = nearStore();
     const tips: string[] = [];
     const x5 = s.getState().nodes.get("x5");
     if (!x5) throw new Error("x5 is near");
@@ -807,11 +817,7 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
   });
 
   it("[R294] a waiting action is shown in words; the last click wins; it runs once", async () => {
-    const { source } = fakeSource(
-      () => server,
-      () => session("n4"),
-    );
-    const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
+    const s = nearStore();
     const acted: string[] = [];
     withWholeLedger(s, "Switching to the other version", () => acted.push("switch"));
     expect(s.getState().waitingForRest).toEqual({
@@ -827,11 +833,7 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
   });
 
   it("[R294] a waiting action can be cancelled", async () => {
-    const { source } = fakeSource(
-      () => server,
-      () => session("n4"),
-    );
-    const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
+    const s = nearStore();
     const acted = vi.fn();
     withWholeLedger(s, "Switching to the other version", acted);
     cancelWaitingForRest(s);
@@ -845,11 +847,7 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
   });
 
   it("[R294] clicks and cancels while waiting ask for the rest once; the action runs as it lands", async () => {
-    const { source } = fakeSource(
-      () => server,
-      () => session("n4"),
-    );
-    const s = storeOf(near(), "n4", source, { total: 7, lastSeq: 6 });
+    const s = nearStore();
     const whole = s.getState().whenComplete;
     const asked = vi.fn(whole);
     s.setState({ whenComplete: asked });
