@@ -19,6 +19,7 @@ import {
   type ModelOptions,
 } from "@/components/graph/graph-model";
 import { pageRow } from "@/components/graph/page-row";
+import type { FlowEdge } from "@/components/graph/flow-types";
 import { compacted, nid, TestLedger } from "./ledger";
 
 const FOLDED: ModelOptions = { expanded: new Set<NodeId>(), showRelics: false, reads: null };
@@ -628,6 +629,31 @@ describe("[R138] the graph built in the worker from what changed", () => {
     }
     const cards = (posted as GraphPatch[]).flatMap((p) => p.cards.upserts);
     expect(cards).toHaveLength(layoutGraph(big.graph(tip), FOLDED).nodes.length);
+  });
+
+  it("[R138] the page holds one data object per look of an edge, not one per edge", () => {
+    const worker = new FakeWorker();
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    const { l, tip } = retriedChat(30);
+    client.request(input(l, tip));
+    worker.answer();
+    const edges = [...(shown.at(-1)?.edges.values() ?? [])];
+    expect(edges.length).toBeGreaterThan(60);
+    const looks = new Map<string, FlowEdge["data"]>();
+    for (const e of edges) {
+      const key = JSON.stringify(e.data);
+      const seen = looks.get(key);
+      if (seen === undefined) looks.set(key, e.data);
+      else expect(e.data).toBe(seen);
+    }
+    // The spine's and the dead retries' edges look different, and keep their looks.
+    expect(looks.size).toBeGreaterThan(1);
+    expect(edges.some((e) => e.data.spine)).toBe(true);
+    expect(edges.some((e) => !e.data.spine)).toBe(true);
   });
 
   it("[R138] rows come back without their nodes: no text, reads, metadata or time (the store has them)", () => {
