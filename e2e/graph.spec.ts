@@ -68,6 +68,17 @@ test("graph: opens on HEAD at reading size, unfolds a capsule in place, frames w
   await expect(graph.getByRole("img", { name: /Overview of the graph/ })).toBeVisible();
   await saveScreenshot(page, testInfo, "graph-opening");
 
+  // The arrows move the selection along the edges: up from HEAD to the message it answers,
+  // and down again.
+  await head.click();
+  await page.keyboard.press("ArrowUp");
+  await expect(page.getByRole("region", { name: "Selected node" })).toContainText(
+    "Could you summarise the plan in three lines?",
+  );
+  await expect(head.locator("[class*='selected']")).toHaveCount(0);
+  await page.keyboard.press("ArrowDown");
+  await expect(head.locator("[class*='selected']")).toHaveCount(1);
+
   // (2) The capsule says what it is; unfolding keeps it in view with its originals, readable.
   const capsule = graph.locator(".react-flow__node-capsule");
   await graph.getByRole("button", { name: "Fit all" }).click();

@@ -20,7 +20,7 @@ import { useCompare } from "@/components/compare/compare-context";
 import { useShowShortcuts } from "@/components/shortcuts/shortcuts-provider";
 import { CapsuleCard, FrameCard } from "./capsule-card";
 import { flowNodeOf, type GraphEdge, type GraphNode } from "./flow-node-types";
-import type { FlowEdge, FlowNode, NavEntry } from "./flow-types";
+import type { FlowEdge, FlowNode } from "./flow-types";
 import { GraphEdgeLine } from "./graph-edge";
 import { GraphMinimap } from "./graph-minimap";
 import s from "./graph.module.css";
@@ -42,7 +42,7 @@ const EDGE_TYPES = { spindle: GraphEdgeLine };
 const EMPTY_ROWS: ReadonlyMap<NodeId, PageRow> = new Map();
 const EMPTY_CARDS: ReadonlyMap<string, FlowNode> = new Map();
 const EMPTY_EDGES: ReadonlyMap<string, FlowEdge> = new Map();
-const EMPTY_NAV: ReadonlyMap<string, NavEntry> = new Map();
+const noMoves = () => Promise.resolve(null);
 
 const selectCover = (st: ReactFlowState) => coverKey(st.transform, st.width, st.height);
 
@@ -205,7 +205,8 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   }, [picking]);
 
   const onKeyDown = useGraphKeys({
-    nav: model?.nav ?? EMPTY_NAV,
+    navigate: model?.navigate ?? noMoves,
+    first: cards.keys().next().value ?? null,
     rows,
     headId,
     cardOf,

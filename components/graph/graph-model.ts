@@ -4,6 +4,7 @@ import { provenanceMarks } from "@/lib/engine/provenance-marks";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
 import type { FlowEdge, FlowNode, GraphLayout, NavEntry } from "./flow-types";
 import { layoutGraph } from "./layout";
+import { navigate, type NavKey } from "./nav";
 import { pageRow, type PageRow } from "./page-row";
 import { LayoutCache } from "./tidy-tree";
 
@@ -26,7 +27,12 @@ export interface GraphModel {
   /** The drawn cards by id. */
   readonly cards: ReadonlyMap<string, FlowNode>;
   readonly edges: ReadonlyMap<string, FlowEdge>;
-  readonly nav: ReadonlyMap<string, NavEntry>;
+  /**
+   * Where an arrow key leads from a drawn card (graph.md, Interaction). A large graph's
+   * arrows stay in the worker, which answers this ([R138]): the page holds no entry per card
+   * for a key most sessions never press.
+   */
+  readonly navigate: (from: string, key: NavKey) => Promise<string | null>;
 }
 
 /** Options of one build: what is expanded, whether relics show, what the selection read. */
@@ -57,7 +63,7 @@ export function modelOf(view: GraphView, opts: ModelOptions, cache?: LayoutCache
     rows: new Map(view.nodes.map((row) => [row.id, row])),
     cards: new Map(layout.nodes.map((card) => [card.id, card])),
     edges: new Map(layout.edges.map((e) => [e.id, e])),
-    nav: layout.nav,
+    navigate: (from, key) => Promise.resolve(navigate(layout.nav, from, key)),
   };
 }
 
@@ -115,8 +121,21 @@ export interface GraphNext {
   readonly next: number;
 }
 
+/** Where an arrow key leads from card `from` in the worker's model (page → worker). */
+export interface GraphAsk {
+  readonly ask: number;
+  readonly from: string;
+  readonly key: NavKey;
+}
+
+/** The answer to a {@link GraphAsk} (worker → page): the card it leads to, or null. */
+export interface GraphMove {
+  readonly ask: number;
+  readonly to: string | null;
+}
+
 /** A message page → worker. */
-export type GraphRequest = GraphSync | GraphNext;
+export type GraphRequest = GraphSync | GraphNext | GraphAsk;
 
 /** What changed in one keyed collection. */
 export interface Patch<T> {
@@ -135,7 +154,6 @@ export interface GraphPatch {
   readonly rows: Patch<PageRow>;
   readonly cards: Patch<FlowNode>;
   readonly edges: Patch<FlowEdge>;
-  readonly nav: Patch<readonly [string, NavEntry]>;
   /**
    * More parts of this answer follow ({@link inParts}): the page applies this one, asks for
    * the next ({@link GraphNext}) and sends no other request until the last has come.
@@ -144,6 +162,9 @@ export interface GraphPatch {
 }
 
 export type GraphReply = GraphPatch | { readonly gen: number; readonly error: string };
+
+/** A message worker → page. */
+export type WorkerMessage = GraphReply | GraphMove;
 
 /** Deep equality of plain data (the rows, cards and edges the layout makes). */
 export function samePlain(a: unknown, b: unknown): boolean {
@@ -196,7 +217,7 @@ function patch<T>(
   return { upserts, removed };
 }
 
-/** At most this many rows, cards, edges and arrows together in one part of an answer. */
+/** At most this many rows, cards and edges together in one part of an answer. */
 export const PART_ITEMS = 5_000;
 /** The first part of an answer holds the cards this many windows either side of HEAD's. */
 const NEAR_WINDOWS = 3;
@@ -228,7 +249,7 @@ export function nearArea(card: FlowNode, window: WindowSize): Area {
  * One answer as the messages that carry it. A small one is one message. A large one (a
  * reset, or a change that moved most cards) is cut into parts of at most `size` items, so
  * that no single message costs the page a long task to read: the first part carries what
- * the view around HEAD needs — the cards in `near`, the edges and arrows from or to them,
+ * the view around HEAD needs — the cards in `near`, the edges from or to them,
  * their rows and every summary's row — and every id removed; the rest follow in order. Each
  * part but the last says `more`; the worker sends each next part when the page asks for it
  * ({@link GraphNext}). The first part is bounded by area, not by count: cards do not overlap.
@@ -236,11 +257,7 @@ export function nearArea(card: FlowNode, window: WindowSize): Area {
  * whole; a reset's first part can be shown at once.
  */
 export function inParts(whole: GraphPatch, near: Area | null, size = PART_ITEMS): GraphPatch[] {
-  const total =
-    whole.rows.upserts.length +
-    whole.cards.upserts.length +
-    whole.edges.upserts.length +
-    whole.nav.upserts.length;
+  const total = whole.rows.upserts.length + whole.cards.upserts.length + whole.edges.upserts.length;
   if (total <= size) return [whole];
   const ids = new Set<string>();
   if (near !== null)
@@ -254,14 +271,12 @@ export function inParts(whole: GraphPatch, near: Area | null, size = PART_ITEMS)
   const rows = split(whole.rows.upserts, (row) => ids.has(row.id) || row.kind === "summary");
   const cards = split(whole.cards.upserts, (card) => ids.has(card.id));
   const edges = split(whole.edges.upserts, (e) => ids.has(e.source) || ids.has(e.target));
-  const nav = split(whole.nav.upserts, ([id]) => ids.has(id));
   const part = (
     first: boolean,
     items: {
       rows: PageRow[];
       cards: FlowNode[];
       edges: FlowEdge[];
-      nav: (readonly [string, NavEntry])[];
     },
   ): GraphPatch => ({
     gen: whole.gen,
@@ -272,21 +287,19 @@ export function inParts(whole: GraphPatch, near: Area | null, size = PART_ITEMS)
     rows: { upserts: items.rows, removed: first ? whole.rows.removed : [] },
     cards: { upserts: items.cards, removed: first ? whole.cards.removed : [] },
     edges: { upserts: items.edges, removed: first ? whole.edges.removed : [] },
-    nav: { upserts: items.nav, removed: first ? whole.nav.removed : [] },
     more: true,
   });
-  const parts = [part(true, { rows: rows.now, cards: cards.now, edges: edges.now, nav: nav.now })];
+  const parts = [part(true, { rows: rows.now, cards: cards.now, edges: edges.now })];
   // The rest, cut into parts of `size` items, collection by collection.
   let open = {
     rows: [] as PageRow[],
     cards: [] as FlowNode[],
     edges: [] as FlowEdge[],
-    nav: [] as (readonly [string, NavEntry])[],
   };
   let count = 0;
   const flush = () => {
     parts.push(part(false, open));
-    open = { rows: [], cards: [], edges: [], nav: [] };
+    open = { rows: [], cards: [], edges: [] };
     count = 0;
   };
   const fill = <K extends keyof typeof open>(key: K, items: (typeof open)[K]) => {
@@ -298,7 +311,6 @@ export function inParts(whole: GraphPatch, near: Area | null, size = PART_ITEMS)
   fill("rows", rows.later);
   fill("cards", cards.later);
   fill("edges", edges.later);
-  fill("nav", nav.later);
   if (count > 0) flush();
   const { more: _, ...last } = parts[parts.length - 1] as GraphPatch;
   parts[parts.length - 1] = last;
@@ -319,7 +331,8 @@ export class GraphBuilder {
   private readonly rows = new Map<string, PageRow>();
   private readonly cards = new Map<string, FlowNode>();
   private readonly edges = new Map<string, FlowEdge>();
-  private readonly nav = new Map<string, readonly [string, NavEntry]>();
+  /** Where each arrow key leads, from the latest layout: asked for by the page. */
+  private nav: ReadonlyMap<string, NavEntry> = new Map();
   private readonly cache = new LayoutCache();
 
   answer(sync: GraphSync): GraphReply {
@@ -363,6 +376,7 @@ export class GraphBuilder {
     const layout = markedLayout(view, opts, this.cache);
     const byId = (x: { readonly id: string }) => x.id;
     const whole = sync.reset || sync.redraw;
+    this.nav = layout.nav;
     return {
       gen: sync.gen,
       reset: whole,
@@ -372,8 +386,12 @@ export class GraphBuilder {
       rows: patch(this.rows, view.nodes.map(pageRow), byId, whole),
       cards: patch(this.cards, layout.nodes, byId, whole),
       edges: patch(this.edges, layout.edges, byId, whole),
-      nav: patch(this.nav, layout.nav, ([id]) => id, whole),
     };
+  }
+
+  /** Where arrow `key` leads from card `from` in the model last answered. */
+  move(ask: GraphAsk): GraphMove {
+    return { ask: ask.ask, to: navigate(this.nav, ask.from, ask.key) };
   }
 
   /** A node's card, or the capsule's that folds it (HEAD checked out inside a summary). */

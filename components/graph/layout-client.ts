@@ -1,16 +1,19 @@
 import type { NodeId } from "@/lib/engine/ids";
 import { pageRow, type PageRow } from "./page-row";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
-import type { EdgeData, FlowEdge, FlowNode, NavEntry, SideFlowNode, TurnData } from "./flow-types";
+import type { EdgeData, FlowEdge, FlowNode, SideFlowNode, TurnData } from "./flow-types";
 import { diffMaps, type PersistentMap } from "@/components/session/persistent-map";
+import type { NavKey } from "./nav";
 import {
   GraphBuilder,
   SYNC_NODES,
   type GraphModel,
+  type GraphMove,
   type GraphPatch,
   type GraphReply,
   type GraphRequest,
   type GraphSync,
+  type WorkerMessage,
   type ModelOptions,
   type Patch,
   type WindowSize,
@@ -18,7 +21,7 @@ import {
 
 /** What the client needs of a Worker (a fake one in tests). */
 export interface WorkerLike {
-  onmessage: ((event: MessageEvent<GraphReply>) => void) | null;
+  onmessage: ((event: MessageEvent<WorkerMessage>) => void) | null;
   onerror: ((event: ErrorEvent) => void) | null;
   onmessageerror?: ((event: MessageEvent) => void) | null;
   postMessage(message: GraphRequest): void;
@@ -64,7 +67,6 @@ class Generation {
   rows = new Map<string, PageRow>();
   cards = new Map<string, FlowNode>();
   edges = new Map<string, FlowEdge>();
-  nav = new Map<string, NavEntry>();
   private next: Generation | null = null;
 
   /** The generation this one forwards to, or itself. */
@@ -81,11 +83,10 @@ class Generation {
     this.rows = new Map();
     this.cards = new Map();
     this.edges = new Map();
-    this.nav = new Map();
   }
 }
 
-type MapName = "rows" | "cards" | "edges" | "nav";
+type MapName = "rows" | "cards" | "edges";
 
 /**
  * A read-only view of one of a generation's maps, which the client changes in place, made
@@ -176,7 +177,7 @@ const REDRAW_FROM = 1_000;
  * The graph model of a large session, built in a worker from what changed ([R138]). Each
  * request sends the nodes whose copies changed since the previous one (by identity: the
  * store replaces a node's copy when it changes) and the ids removed; the worker answers
- * what changed in the rows, cards, edges and arrows, and this applies it to the model it
+ * what changed in the rows, cards and edges, and this applies it to the model it
  * holds — the page's work per change follows the change, not the ledger.
  *
  * At most one request is in flight; requests made meanwhile coalesce into one, sent when
@@ -212,6 +213,9 @@ export class GraphModelClient {
    * flight: the model shown is the ledger's as the page last asked for it.
    */
   onIdle: (() => void) | null = null;
+  /** Arrow keys asked of the worker and not yet answered, by number. */
+  private readonly moves = new Map<number, (to: string | null) => void>();
+  private asks = 0;
   /** Requests posted to the worker, and nodes sent in all (structural counters for tests). */
   posted = 0;
   nodesSent = 0;
@@ -234,6 +238,7 @@ export class GraphModelClient {
   }
 
   dispose(): void {
+    this.dropMoves();
     this.worker?.terminate();
     this.worker = null;
     this.wanted = null;
@@ -328,6 +333,10 @@ export class GraphModelClient {
       const worker = this.spawn();
       worker.onmessage = (event) => {
         const reply = event.data;
+        if ("ask" in reply) {
+          this.moved(reply);
+          return;
+        }
         if (!("error" in reply) && reply.more === true) {
           this.part(reply);
           return;
@@ -414,13 +423,11 @@ export class GraphModelClient {
     if (reply.reset) {
       this.held = new Generation();
     }
-    const { rows, cards, edges, nav } = this.held;
+    const { rows, cards, edges } = this.held;
     if (!shared) this.shareAll(reply);
     applyPatch(rows, reply.rows, (row) => row.id);
     applyPatch(cards, reply.cards, (card) => card.id);
     applyPatch(edges, reply.edges, (e) => e.id);
-    for (const id of reply.nav.removed) nav.delete(id);
-    for (const [id, entry] of reply.nav.upserts) nav.set(this.idOf(id), entry);
   }
 
   /** Every item of an answer as the page holds it ({@link shareCard}). */
@@ -437,13 +444,6 @@ export class GraphModelClient {
     (reply.edges as Writable<Patch<FlowEdge>>).upserts = reply.edges.upserts.map((e) =>
       this.shareEdge(e),
     );
-    for (const [, entry] of reply.nav.upserts) {
-      const moves = entry as Writable<NavEntry>;
-      moves.up = this.idOf(moves.up);
-      moves.down = this.idOf(moves.down);
-      moves.left = this.idOf(moves.left);
-      moves.right = this.idOf(moves.right);
-    }
   }
 
   /**
@@ -547,11 +547,44 @@ export class GraphModelClient {
       >,
       cards: new MapView(held, "cards"),
       edges: new MapView(held, "edges"),
-      nav: new MapView(held, "nav"),
+      navigate: this.navigate,
     };
   }
 
+  /**
+   * Where an arrow key leads from card `from`: the worker holds the arrows of a large graph
+   * and answers in order, after any change it is laying out. Without a worker, the builder
+   * here answers.
+   */
+  private readonly navigate = (from: string, key: NavKey): Promise<string | null> => {
+    const worker = this.worker;
+    if (worker === null) {
+      const to = this.local?.move({ ask: 0, from, key }).to ?? null;
+      return Promise.resolve(to === null ? null : this.idOf(to));
+    }
+    this.asks += 1;
+    const ask = this.asks;
+    return new Promise((resolve) => {
+      this.moves.set(ask, resolve);
+      worker.postMessage({ ask, from, key });
+    });
+  };
+
+  /** An answer to an arrow key; its id as the page holds it. */
+  private moved(move: GraphMove): void {
+    const resolve = this.moves.get(move.ask);
+    this.moves.delete(move.ask);
+    resolve?.(move.to === null ? null : this.idOf(move.to));
+  }
+
+  /** Arrow keys whose answers will not come (the worker failed or was stopped): no move. */
+  private dropMoves(): void {
+    for (const resolve of this.moves.values()) resolve(null);
+    this.moves.clear();
+  }
+
   private fail(): void {
+    this.dropMoves();
     this.arriving = null;
     this.broken = true;
     this.inFlight = false;

@@ -20,6 +20,12 @@ let rest: GraphReply[] = [];
 
 scope.onmessage = (event) => {
   const message = event.data;
+  // An arrow key pressed on the page: answered from the model last answered, which is the
+  // one the page shows or the one whose parts it is taking.
+  if ("ask" in message) {
+    scope.postMessage(builder.move(message));
+    return;
+  }
   if ("next" in message) {
     // The page took the part before: the next one, if it belongs to the answer asked about.
     const part = rest[0];

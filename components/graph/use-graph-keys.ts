@@ -1,12 +1,11 @@
 "use client";
 
-import { useCallback, type KeyboardEvent } from "react";
+import { useCallback, useRef, type KeyboardEvent } from "react";
 import type { PageRow } from "./page-row";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { isSideLeafKind } from "@/lib/engine/side-leaf";
 import { useSessionStoreApi } from "@/components/session/session-context";
-import type { NavEntry } from "./flow-types";
-import { navigate, type NavKey } from "./nav";
+import type { NavKey } from "./nav";
 
 const ARROWS: Readonly<Record<string, NavKey>> = {
   ArrowUp: "up",
@@ -20,7 +19,10 @@ const ARROWS: Readonly<Record<string, NavKey>> = {
 const OWN_KEYS = "button, input, textarea, select, a, summary, [contenteditable]";
 
 export interface GraphKeysInput {
-  readonly nav: ReadonlyMap<string, NavEntry>;
+  /** Where an arrow key leads from a card (the model's; a large graph's worker answers). */
+  readonly navigate: (from: string, key: NavKey) => Promise<string | null>;
+  /** The card an arrow selects when nothing is selected and there is no HEAD. */
+  readonly first: string | null;
   readonly rows: ReadonlyMap<NodeId, PageRow>;
   readonly headId: NodeId | null;
   /** The card that draws a node: itself, or the capsule that folds it; null if undrawn. */
@@ -46,7 +48,10 @@ export interface GraphKeysInput {
  */
 export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => void {
   const store = useSessionStoreApi();
-  const { nav, rows, headId, cardOf, capsuleFor, onCheckout, onFit, reveal } = input;
+  const { navigate, first, rows, headId, cardOf, capsuleFor, onCheckout, onFit, reveal } = input;
+  // Arrow moves run one after another, each from where the one before left the selection:
+  // a large graph's worker answers them, and a key held down must not skip or repeat one.
+  const moves = useRef<Promise<void>>(Promise.resolve());
   const { onBackToHead, onToggleMinimap, onCompare } = input;
   return useCallback(
     (event: KeyboardEvent) => {
@@ -60,13 +65,15 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
       const arrow = ARROWS[event.key];
       if (arrow !== undefined) {
         event.preventDefault();
-        const from = selected === null ? null : cardOf(selected);
-        const to =
-          from === null ? (headId ?? nav.keys().next().value ?? null) : navigate(nav, from, arrow);
-        if (to !== null) {
-          state.select(asNodeId(to));
+        moves.current = moves.current.then(async () => {
+          const before = store.getState().selectedId;
+          const from = before === null ? null : cardOf(before);
+          const to = from === null ? (headId ?? first) : await navigate(from, arrow);
+          // A click while the answer was on its way wins.
+          if (to === null || store.getState().selectedId !== before) return;
+          store.getState().select(asNodeId(to));
           reveal(to);
-        }
+        });
         return;
       }
       const letter = event.key.length === 1 ? event.key.toLowerCase() : "";
@@ -99,7 +106,8 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
     },
     [
       store,
-      nav,
+      navigate,
+      first,
       rows,
       headId,
       cardOf,

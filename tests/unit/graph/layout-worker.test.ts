@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import type { GraphView } from "@/lib/engine/build-graph";
 import { layoutGraph } from "@/components/graph/layout";
+import { navigate } from "@/components/graph/nav";
 import {
   GraphModelClient,
   type ModelInput,
@@ -17,6 +18,7 @@ import {
   type GraphRequest,
   type GraphSync,
   type ModelOptions,
+  type WorkerMessage,
 } from "@/components/graph/graph-model";
 import { pageRow } from "@/components/graph/page-row";
 import type { FlowEdge } from "@/components/graph/flow-types";
@@ -30,8 +32,10 @@ const FOLDED: ModelOptions = { expanded: new Set<NodeId>(), showRelics: false, r
  * next one when the page has asked for it.
  */
 class FakeWorker implements WorkerLike {
-  onmessage: ((event: MessageEvent<GraphReply>) => void) | null = null;
+  onmessage: ((event: MessageEvent<WorkerMessage>) => void) | null = null;
   onerror: ((event: ErrorEvent) => void) | null = null;
+  /** Arrow keys asked, answered from the model last answered (as the worker does). */
+  asks = 0;
   readonly inbox: GraphSync[] = [];
   readonly replies: GraphReply[] = [];
   /** Parts of the answer being posted that have not been sent yet. */
@@ -47,7 +51,11 @@ class FakeWorker implements WorkerLike {
   readonly staged: GraphSync[] = [];
 
   postMessage(message: GraphRequest): void {
-    if ("next" in message) this.asked += 1;
+    if ("ask" in message) {
+      this.asks += 1;
+      const move = structuredClone(this.builder.move(message));
+      queueMicrotask(() => this.onmessage?.({ data: move } as MessageEvent<WorkerMessage>));
+    } else if ("next" in message) this.asked += 1;
     else if (message.more) {
       this.staged.push(message);
       this.builder.stage(structuredClone(message));
@@ -145,7 +153,6 @@ function expectModel(model: GraphModel | undefined, view: GraphView, opts: Model
     [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
   expect(sorted(model.cards)).toEqual(sorted(want.cards));
   expect(sorted(model.edges)).toEqual(sorted(want.edges));
-  expect(sorted(model.nav)).toEqual(sorted(want.nav));
   expect(sorted(model.rows)).toEqual(sorted(new Map(view.nodes.map((r) => [r.id, pageRow(r)]))));
 }
 
@@ -175,7 +182,7 @@ function grownPastTheShown() {
 /** Two models' maps hold the same entries, in the same order. */
 function expectSameMaps(a: GraphModel | undefined, b: GraphModel | undefined) {
   if (a === undefined || b === undefined) throw new Error("no model delivered");
-  for (const name of ["rows", "cards", "edges", "nav"] as const) {
+  for (const name of ["rows", "cards", "edges"] as const) {
     expect([...a[name]]).toEqual([...b[name]]);
   }
 }
@@ -210,6 +217,57 @@ describe("[R138] the graph built in the worker from what changed", () => {
     step("a2c");
     l.remove("a2c");
     step("a4");
+  });
+
+  it("[R138] a large graph's arrow keys are answered by the worker, as the layout leads them", async () => {
+    const worker = new FakeWorker();
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    const l = compacted();
+    l.add("a2c", "u2");
+    const opts: ModelOptions = { ...FOLDED, expanded: new Set([nid("S")]) };
+    client.request(input(l, "a3", opts));
+    worker.answer();
+    const model = shown.at(-1);
+    if (model === undefined) throw new Error("no model delivered");
+    // The page holds no arrows: it asks.
+    expect(model).not.toHaveProperty("nav");
+    const { nav } = layoutGraph(l.graph("a3", "S"), opts);
+    const keys = ["up", "down", "left", "right"] as const;
+    let moves = 0;
+    for (const id of model.cards.keys()) {
+      for (const key of keys) {
+        const want = navigate(nav, id, key);
+        expect(await model.navigate(id, key)).toBe(want);
+        if (want !== null) moves += 1;
+      }
+    }
+    expect(moves).toBeGreaterThan(10);
+    expect(worker.asks).toBe(model.cards.size * keys.length);
+    // An unknown card leads nowhere.
+    expect(await model.navigate("nope", "up")).toBeNull();
+  });
+
+  it("[R138] an arrow key asked of a worker that then fails moves nothing, and waits for nothing", async () => {
+    const worker = new FakeWorker();
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    const { l, tip } = retriedChat(3);
+    client.request(input(l, tip));
+    worker.answer();
+    // The worker takes the ask and never answers it, then fails.
+    worker.postMessage = () => undefined;
+    const move = shown.at(-1)?.navigate(tip, "up");
+    worker.onerror?.({} as ErrorEvent);
+    expect(await move).toBeNull();
+    // The builder here takes over: the arrows lead as before.
+    expect(await shown.at(-1)?.navigate(tip, "up")).toBe("u2");
   });
 
   it("[R138] a change sends the nodes that changed, and the answer carries what changed", () => {
@@ -373,10 +431,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
       return p;
     });
     const items = (p: GraphPatch) =>
-      p.rows.upserts.length +
-      p.cards.upserts.length +
-      p.edges.upserts.length +
-      p.nav.upserts.length;
+      p.rows.upserts.length + p.cards.upserts.length + p.edges.upserts.length;
     expect(patches.length).toBeGreaterThan(10);
     // Only the last part says it is the last; only the first clears what the page held.
     expect(patches.map((p) => p.more === true)).toEqual(
@@ -400,7 +455,6 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(byId((p) => p.cards.upserts)).toEqual(wholeById(whole.cards.upserts));
     expect(byId((p) => p.edges.upserts)).toEqual(wholeById(whole.edges.upserts));
     expect(byId((p) => p.rows.upserts)).toEqual(wholeById(whole.rows.upserts));
-    expect(new Map(patches.flatMap((p) => p.nav.upserts))).toEqual(new Map(whole.nav.upserts));
     // A small answer is one message.
     expect(new GraphBuilder().answerInParts(sync)).toHaveLength(1);
   });
