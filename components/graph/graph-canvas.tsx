@@ -109,9 +109,22 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const { model, big, pending } = useGraphModel(expanded, showRelics, reads);
   // Busy while a change is laid out or a near-first page's rest is on its way ([R294]).
   const complete = useSession((st) => st.complete);
-  const rows = model?.rows ?? EMPTY_ROWS;
+  const summaries = model?.summaries ?? EMPTY_ROWS;
   const cards = model?.cards ?? EMPTY_CARDS;
-  const row = selectedId === null ? undefined : rows.get(selectedId);
+  // The selected node's graph row, asked of the model (a large graph's worker holds the rows)
+  // whenever the selection or the model changes; until it comes, the row asked before.
+  const [asked, setAsked] = useState<{ readonly id: NodeId; readonly row: PageRow } | null>(null);
+  useEffect(() => {
+    if (selectedId === null || model === null) return;
+    let live = true;
+    void model.rowOf(selectedId).then((found) => {
+      if (live) setAsked(found === null ? null : { id: selectedId, row: found });
+    });
+    return () => {
+      live = false;
+    };
+  }, [model, selectedId]);
+  const row = asked !== null && asked.id === selectedId ? asked.row : undefined;
   // Where the node hangs in the graph (its row), with the node as the store holds it: the
   // store's copy wins (a row built in place may hold an older copy's label).
   const selected = useMemo(
@@ -141,21 +154,21 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     for (const card of cards.values()) {
       if (isBranchCapsule(card)) onBranch.push(card);
       if (card.type === "frame") {
-        for (const id of rows.get(card.data.summaryId)?.covers_ids ?? []) {
+        for (const id of summaries.get(card.data.summaryId)?.covers_ids ?? []) {
           framedIn.set(id, card.data.summaryId);
         }
       }
       if (card.type !== "capsule") continue;
-      const stack = [...(rows.get(card.data.summaryId)?.covers_ids ?? [])];
+      const stack = [...(summaries.get(card.data.summaryId)?.covers_ids ?? [])];
       for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
         if (foldedInto.has(id)) continue;
         foldedInto.set(id, card.id);
-        const inner = rows.get(id);
-        if (inner?.kind === "summary") stack.push(...(inner.covers_ids ?? []));
+        // A summary nested inside folds what it covered too.
+        stack.push(...(summaries.get(id)?.covers_ids ?? []));
       }
     }
     return { foldedInto, framedIn, onBranch };
-  }, [cards, rows]);
+  }, [cards, summaries]);
   const cardOf = useCallback(
     (id: NodeId): string | null => (cards.has(id) ? id : (standIns.foldedInto.get(id) ?? null)),
     [cards, standIns],
@@ -207,7 +220,6 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const onKeyDown = useGraphKeys({
     navigate: model?.navigate ?? noMoves,
     first: cards.keys().next().value ?? null,
-    rows,
     headId,
     cardOf,
     capsuleFor,

@@ -1,4 +1,4 @@
-import { buildGraph, type GraphView } from "@/lib/engine/build-graph";
+import { buildGraph, type GraphRow, type GraphView } from "@/lib/engine/build-graph";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { provenanceMarks } from "@/lib/engine/provenance-marks";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
@@ -20,10 +20,16 @@ export interface GraphModel {
   /** Inert summaries (relics) in the session. */
   readonly relics: number;
   /**
-   * Every node's graph row: how it hangs in the graph. The node itself (text, metadata,
-   * reads) is the store's: readers ask it.
+   * Every summary's graph row: what its capsule covers, what it nests in. The node itself
+   * (text, metadata, reads) is the store's: readers ask it.
    */
-  readonly rows: ReadonlyMap<NodeId, PageRow>;
+  readonly summaries: ReadonlyMap<NodeId, PageRow>;
+  /**
+   * Any node's graph row — how it hangs in the graph — or null for a node the graph does not
+   * hold. A large graph's rows stay in the worker, which answers this ([R138]): the page
+   * reads one row at a time, the selected node's.
+   */
+  readonly rowOf: (id: NodeId) => Promise<PageRow | null>;
   /** The drawn cards by id. */
   readonly cards: ReadonlyMap<string, FlowNode>;
   readonly edges: ReadonlyMap<string, FlowEdge>;
@@ -43,6 +49,8 @@ export interface ModelOptions {
   readonly reads: readonly NodeId[] | null;
 }
 
+const summaryRows = (view: GraphView) => view.nodes.filter((row) => row.kind === "summary");
+
 const relicsOf = (view: GraphView) =>
   view.nodes.reduce((n, row) => (row.superseded_summary === true ? n + 1 : n), 0);
 
@@ -56,11 +64,13 @@ function markedLayout(view: GraphView, opts: ModelOptions, cache?: LayoutCache):
 /** The in-place model of a graph already built: layout and marks on this thread. */
 export function modelOf(view: GraphView, opts: ModelOptions, cache?: LayoutCache): GraphModel {
   const layout = markedLayout(view, opts, cache);
+  const rows = new Map<NodeId, PageRow>(view.nodes.map((row) => [row.id, row]));
   return {
     headId: view.headId,
     activeSummaryId: view.activeSummaryId,
     relics: relicsOf(view),
-    rows: new Map(view.nodes.map((row) => [row.id, row])),
+    summaries: new Map(summaryRows(view).map((row) => [row.id, row])),
+    rowOf: (id) => Promise.resolve(rows.get(id) ?? null),
     cards: new Map(layout.nodes.map((card) => [card.id, card])),
     edges: new Map(layout.edges.map((e) => [e.id, e])),
     navigate: (from, key) => Promise.resolve(navigate(layout.nav, from, key)),
@@ -121,18 +131,18 @@ export interface GraphNext {
   readonly next: number;
 }
 
-/** Where an arrow key leads from card `from` in the worker's model (page → worker). */
-export interface GraphAsk {
-  readonly ask: number;
-  readonly from: string;
-  readonly key: NavKey;
-}
+/**
+ * A question about the worker's model, answered from the model last answered (page →
+ * worker): where arrow `key` leads from card `from`, or node `row`'s graph row.
+ */
+export type GraphAsk =
+  | { readonly ask: number; readonly from: string; readonly key: NavKey }
+  | { readonly ask: number; readonly row: string };
 
-/** The answer to a {@link GraphAsk} (worker → page): the card it leads to, or null. */
-export interface GraphMove {
-  readonly ask: number;
-  readonly to: string | null;
-}
+/** The answer to a {@link GraphAsk} (worker → page): the card it leads to, or the row. */
+export type GraphAnswer =
+  | { readonly ask: number; readonly to: string | null }
+  | { readonly ask: number; readonly row: PageRow | null };
 
 /** A message page → worker. */
 export type GraphRequest = GraphSync | GraphNext | GraphAsk;
@@ -151,7 +161,8 @@ export interface GraphPatch {
   readonly headId: NodeId | null;
   readonly activeSummaryId: NodeId | null;
   readonly relics: number;
-  readonly rows: Patch<PageRow>;
+  /** The summaries' rows (every other row stays in the worker: {@link GraphAsk}). */
+  readonly summaries: Patch<PageRow>;
   readonly cards: Patch<FlowNode>;
   readonly edges: Patch<FlowEdge>;
   /**
@@ -164,7 +175,7 @@ export interface GraphPatch {
 export type GraphReply = GraphPatch | { readonly gen: number; readonly error: string };
 
 /** A message worker → page. */
-export type WorkerMessage = GraphReply | GraphMove;
+export type WorkerMessage = GraphReply | GraphAnswer;
 
 /** Deep equality of plain data (the rows, cards and edges the layout makes). */
 export function samePlain(a: unknown, b: unknown): boolean {
@@ -249,15 +260,16 @@ export function nearArea(card: FlowNode, window: WindowSize): Area {
  * One answer as the messages that carry it. A small one is one message. A large one (a
  * reset, or a change that moved most cards) is cut into parts of at most `size` items, so
  * that no single message costs the page a long task to read: the first part carries what
- * the view around HEAD needs — the cards in `near`, the edges from or to them,
- * their rows and every summary's row — and every id removed; the rest follow in order. Each
- * part but the last says `more`; the worker sends each next part when the page asks for it
+ * the view around HEAD needs — the cards in `near`, the edges from or to them and every
+ * summary's row — and every id removed; the rest follow in order. Each part but the last
+ * says `more`; the worker sends each next part when the page asks for it
  * ({@link GraphNext}). The first part is bounded by area, not by count: cards do not overlap.
- * Applied in order, the parts make the same model as the
- * whole; a reset's first part can be shown at once.
+ * Applied in order, the parts make the same model as the whole; a reset's first part can be
+ * shown at once.
  */
 export function inParts(whole: GraphPatch, near: Area | null, size = PART_ITEMS): GraphPatch[] {
-  const total = whole.rows.upserts.length + whole.cards.upserts.length + whole.edges.upserts.length;
+  const total =
+    whole.summaries.upserts.length + whole.cards.upserts.length + whole.edges.upserts.length;
   if (total <= size) return [whole];
   const ids = new Set<string>();
   if (near !== null)
@@ -268,38 +280,26 @@ export function inParts(whole: GraphPatch, near: Area | null, size = PART_ITEMS)
     for (const item of items) (first(item) ? now : later).push(item);
     return { now, later };
   };
-  const rows = split(whole.rows.upserts, (row) => ids.has(row.id) || row.kind === "summary");
   const cards = split(whole.cards.upserts, (card) => ids.has(card.id));
   const edges = split(whole.edges.upserts, (e) => ids.has(e.source) || ids.has(e.target));
-  const part = (
-    first: boolean,
-    items: {
-      rows: PageRow[];
-      cards: FlowNode[];
-      edges: FlowEdge[];
-    },
-  ): GraphPatch => ({
+  const part = (first: boolean, items: { cards: FlowNode[]; edges: FlowEdge[] }): GraphPatch => ({
     gen: whole.gen,
     reset: first && whole.reset,
     headId: whole.headId,
     activeSummaryId: whole.activeSummaryId,
     relics: whole.relics,
-    rows: { upserts: items.rows, removed: first ? whole.rows.removed : [] },
+    summaries: first ? whole.summaries : { upserts: [], removed: [] },
     cards: { upserts: items.cards, removed: first ? whole.cards.removed : [] },
     edges: { upserts: items.edges, removed: first ? whole.edges.removed : [] },
     more: true,
   });
-  const parts = [part(true, { rows: rows.now, cards: cards.now, edges: edges.now })];
+  const parts = [part(true, { cards: cards.now, edges: edges.now })];
   // The rest, cut into parts of `size` items, collection by collection.
-  let open = {
-    rows: [] as PageRow[],
-    cards: [] as FlowNode[],
-    edges: [] as FlowEdge[],
-  };
+  let open = { cards: [] as FlowNode[], edges: [] as FlowEdge[] };
   let count = 0;
   const flush = () => {
     parts.push(part(false, open));
-    open = { rows: [], cards: [], edges: [] };
+    open = { cards: [], edges: [] };
     count = 0;
   };
   const fill = <K extends keyof typeof open>(key: K, items: (typeof open)[K]) => {
@@ -308,7 +308,6 @@ export function inParts(whole: GraphPatch, near: Area | null, size = PART_ITEMS)
       if (++count === size) flush();
     }
   };
-  fill("rows", rows.later);
   fill("cards", cards.later);
   fill("edges", edges.later);
   if (count > 0) flush();
@@ -328,7 +327,11 @@ export class GraphBuilder {
   /** The nodes in seq order, and each one's place in it; null when it must be sorted. */
   private order: LedgerNode[] | null = [];
   private readonly place = new Map<string, number>();
-  private readonly rows = new Map<string, PageRow>();
+  /** The summaries' rows as last answered. */
+  private readonly summaries = new Map<string, PageRow>();
+  /** Every row of the graph last answered, and an index of them made when first asked. */
+  private rows: readonly GraphRow[] = [];
+  private rowIndex: Map<string, GraphRow> | null = null;
   private readonly cards = new Map<string, FlowNode>();
   private readonly edges = new Map<string, FlowEdge>();
   /** Where each arrow key leads, from the latest layout: asked for by the page. */
@@ -377,21 +380,26 @@ export class GraphBuilder {
     const byId = (x: { readonly id: string }) => x.id;
     const whole = sync.reset || sync.redraw;
     this.nav = layout.nav;
+    this.rows = view.nodes;
+    this.rowIndex = null;
     return {
       gen: sync.gen,
       reset: whole,
       headId: view.headId,
       activeSummaryId: view.activeSummaryId,
       relics: relicsOf(view),
-      rows: patch(this.rows, view.nodes.map(pageRow), byId, whole),
+      summaries: patch(this.summaries, summaryRows(view).map(pageRow), byId, whole),
       cards: patch(this.cards, layout.nodes, byId, whole),
       edges: patch(this.edges, layout.edges, byId, whole),
     };
   }
 
-  /** Where arrow `key` leads from card `from` in the model last answered. */
-  move(ask: GraphAsk): GraphMove {
-    return { ask: ask.ask, to: navigate(this.nav, ask.from, ask.key) };
+  /** The answer to a question about the model last answered ({@link GraphAsk}). */
+  reply(ask: GraphAsk): GraphAnswer {
+    if ("key" in ask) return { ask: ask.ask, to: navigate(this.nav, ask.from, ask.key) };
+    this.rowIndex ??= new Map(this.rows.map((row) => [row.id, row]));
+    const row = this.rowIndex.get(ask.row);
+    return { ask: ask.ask, row: row === undefined ? null : pageRow(row) };
   }
 
   /** A node's card, or the capsule's that folds it (HEAD checked out inside a summary). */
@@ -401,7 +409,7 @@ export class GraphBuilder {
     for (const card of this.cards.values()) {
       if (
         card.type === "capsule" &&
-        this.rows.get(card.data.summaryId)?.covers_ids?.includes(asNodeId(id))
+        this.summaries.get(card.data.summaryId)?.covers_ids?.includes(asNodeId(id))
       ) {
         return card;
       }

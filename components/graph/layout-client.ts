@@ -8,7 +8,8 @@ import {
   GraphBuilder,
   SYNC_NODES,
   type GraphModel,
-  type GraphMove,
+  type GraphAnswer,
+  type GraphAsk,
   type GraphPatch,
   type GraphReply,
   type GraphRequest,
@@ -64,7 +65,7 @@ const windowSize = (): WindowSize | null =>
  * generation, kept that way, was 28,717 rows, cards and edges (about 9 MB) for good.
  */
 class Generation {
-  rows = new Map<string, PageRow>();
+  summaries = new Map<string, PageRow>();
   cards = new Map<string, FlowNode>();
   edges = new Map<string, FlowEdge>();
   private next: Generation | null = null;
@@ -80,13 +81,13 @@ class Generation {
 
   retire(next: Generation): void {
     this.next = next;
-    this.rows = new Map();
+    this.summaries = new Map();
     this.cards = new Map();
     this.edges = new Map();
   }
 }
 
-type MapName = "rows" | "cards" | "edges";
+type MapName = "summaries" | "cards" | "edges";
 
 /**
  * A read-only view of one of a generation's maps, which the client changes in place, made
@@ -177,7 +178,7 @@ const REDRAW_FROM = 1_000;
  * The graph model of a large session, built in a worker from what changed ([R138]). Each
  * request sends the nodes whose copies changed since the previous one (by identity: the
  * store replaces a node's copy when it changes) and the ids removed; the worker answers
- * what changed in the rows, cards and edges, and this applies it to the model it
+ * what changed in the cards, edges and summaries, and this applies it to the model it
  * holds — the page's work per change follows the change, not the ledger.
  *
  * At most one request is in flight; requests made meanwhile coalesce into one, sent when
@@ -213,8 +214,8 @@ export class GraphModelClient {
    * flight: the model shown is the ledger's as the page last asked for it.
    */
   onIdle: (() => void) | null = null;
-  /** Arrow keys asked of the worker and not yet answered, by number. */
-  private readonly moves = new Map<number, (to: string | null) => void>();
+  /** Questions asked of the worker and not yet answered, by number ({@link ask}). */
+  private readonly answers = new Map<number, (answer: GraphAnswer | null) => void>();
   private asks = 0;
   /** Requests posted to the worker, and nodes sent in all (structural counters for tests). */
   posted = 0;
@@ -238,7 +239,7 @@ export class GraphModelClient {
   }
 
   dispose(): void {
-    this.dropMoves();
+    this.dropAsks();
     this.worker?.terminate();
     this.worker = null;
     this.wanted = null;
@@ -334,7 +335,7 @@ export class GraphModelClient {
       worker.onmessage = (event) => {
         const reply = event.data;
         if ("ask" in reply) {
-          this.moved(reply);
+          this.answered(reply);
           return;
         }
         if (!("error" in reply) && reply.more === true) {
@@ -423,21 +424,18 @@ export class GraphModelClient {
     if (reply.reset) {
       this.held = new Generation();
     }
-    const { rows, cards, edges } = this.held;
+    const { summaries, cards, edges } = this.held;
     if (!shared) this.shareAll(reply);
-    applyPatch(rows, reply.rows, (row) => row.id);
+    applyPatch(summaries, reply.summaries, (row) => row.id);
     applyPatch(cards, reply.cards, (card) => card.id);
     applyPatch(edges, reply.edges, (e) => e.id);
   }
 
   /** Every item of an answer as the page holds it ({@link shareCard}). */
   private shareAll(reply: GraphPatch): void {
-    (reply.rows as Writable<Patch<PageRow>>).upserts = reply.rows.upserts.map((row) => {
-      const slim = pageRow(row) as Writable<PageRow>;
-      slim.id = this.idOf(slim.id);
-      slim.kind = constant(slim.kind);
-      return slim;
-    });
+    (reply.summaries as Writable<Patch<PageRow>>).upserts = reply.summaries.upserts.map((row) =>
+      this.shareRow(row),
+    );
     (reply.cards as Writable<Patch<FlowNode>>).upserts = reply.cards.upserts.map((card) =>
       this.shareCard(card),
     );
@@ -446,13 +444,21 @@ export class GraphModelClient {
     );
   }
 
+  /** A row read from a message, as a literal sharing the page's strings ({@link shareCard}). */
+  private shareRow(row: PageRow): PageRow {
+    const slim = pageRow(row) as Writable<PageRow>;
+    slim.id = this.idOf(slim.id);
+    slim.kind = constant(slim.kind);
+    return slim;
+  }
+
   /**
    * The copy of a node's id the store holds (or, for a node it no longer holds, the rows'):
    * one string per id, not one per mention — also in a reset, whose rows are new.
    */
   private idOf<S extends string | null>(id: S): S {
     if (id === null) return id;
-    return (this.synced?.nodes.get(id)?.id ?? this.held.rows.get(id)?.id ?? id) as S;
+    return (this.synced?.nodes.get(id)?.id ?? this.held.summaries.get(id)?.id ?? id) as S;
   }
 
   /**
@@ -541,10 +547,11 @@ export class GraphModelClient {
       headId: reply.headId,
       activeSummaryId: reply.activeSummaryId,
       relics: reply.relics,
-      rows: new MapView(held, "rows") as ReadonlyMap<string, PageRow> as ReadonlyMap<
+      summaries: new MapView(held, "summaries") as ReadonlyMap<string, PageRow> as ReadonlyMap<
         NodeId,
         PageRow
       >,
+      rowOf: this.rowOf,
       cards: new MapView(held, "cards"),
       edges: new MapView(held, "edges"),
       navigate: this.navigate,
@@ -553,38 +560,50 @@ export class GraphModelClient {
 
   /**
    * Where an arrow key leads from card `from`: the worker holds the arrows of a large graph
-   * and answers in order, after any change it is laying out. Without a worker, the builder
-   * here answers.
+   * and answers in order, after any change it is laying out.
    */
-  private readonly navigate = (from: string, key: NavKey): Promise<string | null> => {
+  private readonly navigate = async (from: string, key: NavKey): Promise<string | null> => {
+    const answer = await this.ask({ ask: 0, from, key });
+    return answer !== null && "to" in answer && answer.to !== null ? this.idOf(answer.to) : null;
+  };
+
+  /** A node's graph row, as the worker holds it (the page holds only the summaries'). */
+  private readonly rowOf = async (id: NodeId): Promise<PageRow | null> => {
+    const answer = await this.ask({ ask: 0, row: id });
+    return answer !== null && "row" in answer && answer.row !== null
+      ? this.shareRow(answer.row)
+      : null;
+  };
+
+  /**
+   * Asks the worker about the model it last answered; null when it will not answer (it
+   * failed or was stopped). Without a worker, the builder here answers.
+   */
+  private ask(question: GraphAsk): Promise<GraphAnswer | null> {
     const worker = this.worker;
-    if (worker === null) {
-      const to = this.local?.move({ ask: 0, from, key }).to ?? null;
-      return Promise.resolve(to === null ? null : this.idOf(to));
-    }
+    if (worker === null) return Promise.resolve(this.local?.reply(question) ?? null);
     this.asks += 1;
     const ask = this.asks;
     return new Promise((resolve) => {
-      this.moves.set(ask, resolve);
-      worker.postMessage({ ask, from, key });
+      this.answers.set(ask, resolve);
+      worker.postMessage({ ...question, ask });
     });
-  };
-
-  /** An answer to an arrow key; its id as the page holds it. */
-  private moved(move: GraphMove): void {
-    const resolve = this.moves.get(move.ask);
-    this.moves.delete(move.ask);
-    resolve?.(move.to === null ? null : this.idOf(move.to));
   }
 
-  /** Arrow keys whose answers will not come (the worker failed or was stopped): no move. */
-  private dropMoves(): void {
-    for (const resolve of this.moves.values()) resolve(null);
-    this.moves.clear();
+  private answered(answer: GraphAnswer): void {
+    const resolve = this.answers.get(answer.ask);
+    this.answers.delete(answer.ask);
+    resolve?.(answer);
+  }
+
+  /** Questions whose answers will not come (the worker failed or was stopped). */
+  private dropAsks(): void {
+    for (const resolve of this.answers.values()) resolve(null);
+    this.answers.clear();
   }
 
   private fail(): void {
-    this.dropMoves();
+    this.dropAsks();
     this.arriving = null;
     this.broken = true;
     this.inFlight = false;

@@ -20,10 +20,10 @@ let rest: GraphReply[] = [];
 
 scope.onmessage = (event) => {
   const message = event.data;
-  // An arrow key pressed on the page: answered from the model last answered, which is the
-  // one the page shows or the one whose parts it is taking.
+  // An arrow key pressed, or a node selected, on the page: answered from the model last
+  // answered, which is the one the page shows or the one whose parts it is taking.
   if ("ask" in message) {
-    scope.postMessage(builder.move(message));
+    scope.postMessage(builder.reply(message));
     return;
   }
   if ("next" in message) {

@@ -1,7 +1,6 @@
 "use client";
 
 import { useCallback, useRef, type KeyboardEvent } from "react";
-import type { PageRow } from "./page-row";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { isSideLeafKind } from "@/lib/engine/side-leaf";
 import { useSessionStoreApi } from "@/components/session/session-context";
@@ -23,7 +22,6 @@ export interface GraphKeysInput {
   readonly navigate: (from: string, key: NavKey) => Promise<string | null>;
   /** The card an arrow selects when nothing is selected and there is no HEAD. */
   readonly first: string | null;
-  readonly rows: ReadonlyMap<NodeId, PageRow>;
   readonly headId: NodeId | null;
   /** The card that draws a node: itself, or the capsule that folds it; null if undrawn. */
   readonly cardOf: (id: NodeId) => string | null;
@@ -48,7 +46,7 @@ export interface GraphKeysInput {
  */
 export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => void {
   const store = useSessionStoreApi();
-  const { navigate, first, rows, headId, cardOf, capsuleFor, onCheckout, onFit, reveal } = input;
+  const { navigate, first, headId, cardOf, capsuleFor, onCheckout, onFit, reveal } = input;
   // Arrow moves run one after another, each from where the one before left the selection:
   // a large graph's worker answers them, and a key held down must not skip or repeat one.
   const moves = useRef<Promise<void>>(Promise.resolve());
@@ -84,7 +82,8 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
         else onToggleMinimap();
         return;
       }
-      const row = selected === null ? undefined : rows.get(selected);
+      // The node as the store holds it: its kind says whether it can be checked out.
+      const row = selected === null ? undefined : state.nodes.get(selected);
       if (letter === "c" && row !== undefined && !isSideLeafKind(row.kind)) {
         event.preventDefault();
         onCompare(row.id);
@@ -108,7 +107,6 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
       store,
       navigate,
       first,
-      rows,
       headId,
       cardOf,
       capsuleFor,

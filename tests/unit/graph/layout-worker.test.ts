@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { asNodeId, type NodeId } from "@/lib/engine/ids";
+import type { NodeId } from "@/lib/engine/ids";
 import type { GraphView } from "@/lib/engine/build-graph";
 import { layoutGraph } from "@/components/graph/layout";
 import { navigate } from "@/components/graph/nav";
@@ -53,7 +53,7 @@ class FakeWorker implements WorkerLike {
   postMessage(message: GraphRequest): void {
     if ("ask" in message) {
       this.asks += 1;
-      const move = structuredClone(this.builder.move(message));
+      const move = structuredClone(this.builder.reply(message));
       queueMicrotask(() => this.onmessage?.({ data: move } as MessageEvent<WorkerMessage>));
     } else if ("next" in message) this.asked += 1;
     else if (message.more) {
@@ -142,7 +142,7 @@ function partedClient() {
   return { worker, shown, client };
 }
 
-/** What the worker's model must equal: the in-place one, with the rows as the page holds them. */
+/** What the worker's model must equal: the in-place one, with the summaries' rows as the page holds them. */
 function expectModel(model: GraphModel | undefined, view: GraphView, opts: ModelOptions) {
   if (model === undefined) throw new Error("no model delivered");
   const want = modelOf(view, opts);
@@ -153,7 +153,10 @@ function expectModel(model: GraphModel | undefined, view: GraphView, opts: Model
     [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
   expect(sorted(model.cards)).toEqual(sorted(want.cards));
   expect(sorted(model.edges)).toEqual(sorted(want.edges));
-  expect(sorted(model.rows)).toEqual(sorted(new Map(view.nodes.map((r) => [r.id, pageRow(r)]))));
+  const summaries = view.nodes.filter((r) => r.kind === "summary");
+  expect(sorted(model.summaries)).toEqual(
+    sorted(new Map(summaries.map((r) => [r.id, pageRow(r)]))),
+  );
 }
 
 /**
@@ -182,7 +185,7 @@ function grownPastTheShown() {
 /** Two models' maps hold the same entries, in the same order. */
 function expectSameMaps(a: GraphModel | undefined, b: GraphModel | undefined) {
   if (a === undefined || b === undefined) throw new Error("no model delivered");
-  for (const name of ["rows", "cards", "edges"] as const) {
+  for (const name of ["summaries", "cards", "edges"] as const) {
     expect([...a[name]]).toEqual([...b[name]]);
   }
 }
@@ -292,8 +295,8 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(client.nodesSent).toBe(l.nodes.length + 1);
     const last = worker.replies.at(-1) as GraphPatch;
     expect(last.cards.upserts.map((c) => c.id)).toEqual(["u300"]);
-    // A new label changes the card, not the row (the row does not carry the node's text).
-    expect(last.rows.upserts).toEqual([]);
+    // A new label changes the card, and no summary's row.
+    expect(last.summaries.upserts).toEqual([]);
     expect(last.cards.removed).toEqual([]);
     expectModel(shown.at(-1), l.graph("u300"), FOLDED);
   });
@@ -431,8 +434,8 @@ describe("[R138] the graph built in the worker from what changed", () => {
       return p;
     });
     const items = (p: GraphPatch) =>
-      p.rows.upserts.length + p.cards.upserts.length + p.edges.upserts.length;
-    expect(patches.length).toBeGreaterThan(10);
+      p.summaries.upserts.length + p.cards.upserts.length + p.edges.upserts.length;
+    expect(patches.length).toBeGreaterThan(8);
     // Only the last part says it is the last; only the first clears what the page held.
     expect(patches.map((p) => p.more === true)).toEqual(
       patches.map((_, i) => i < patches.length - 1),
@@ -446,7 +449,6 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(near).toContain("u149");
     expect(near).not.toContain("R");
     expect(first.edges.upserts.some((e) => e.target === tip)).toBe(true);
-    expect(first.rows.upserts.some((r) => r.id === tip)).toBe(true);
     // Applied in order, the parts give exactly the whole answer's items.
     const byId = <T extends { readonly id: string }>(pick: (p: GraphPatch) => readonly T[]) =>
       new Map(patches.flatMap((p) => pick(p).map((x) => [x.id, x] as const)));
@@ -454,7 +456,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
       new Map(xs.map((x) => [x.id, x] as const));
     expect(byId((p) => p.cards.upserts)).toEqual(wholeById(whole.cards.upserts));
     expect(byId((p) => p.edges.upserts)).toEqual(wholeById(whole.edges.upserts));
-    expect(byId((p) => p.rows.upserts)).toEqual(wholeById(whole.rows.upserts));
+    expect(byId((p) => p.summaries.upserts)).toEqual(wholeById(whole.summaries.upserts));
     // A small answer is one message.
     expect(new GraphBuilder().answerInParts(sync)).toHaveLength(1);
   });
@@ -464,9 +466,10 @@ describe("[R138] the graph built in the worker from what changed", () => {
     const sync: GraphSync = {
       ...resetSync(1, l, "a1", "S"),
       session: l.session("a1", "S"),
-      window: { width: 400, height: 300 },
+      // A window so small that the cards below the capsule fall outside its area.
+      window: { width: 20, height: 20 },
     };
-    const [first] = new GraphBuilder().answerInParts(sync, 5);
+    const [first] = new GraphBuilder().answerInParts(sync, 1);
     if (first === undefined || "error" in first) throw new Error("no answer");
     expect(first.more).toBe(true);
     expect(first.cards.upserts.map((c) => c.id)).toContain("S");
@@ -555,7 +558,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(before?.cards.has(tip)).toBe(true);
     worker.arrive();
     expect(before?.cards.size).toBe(after?.cards.size);
-    expect(before?.rows.get(asNodeId("a3"))).toBe(after?.rows.get(asNodeId("a3")));
+    expect(before?.cards.get("a3")).toBe(after?.cards.get("a3"));
     expectModel(shown.at(-1), l.graph(tip), FOLDED);
     expectSameMaps(before, after);
   });
@@ -718,20 +721,51 @@ describe("[R138] the graph built in the worker from what changed", () => {
         reads: ["R", "u1"],
         metadata: { tool_calls: [{ id: "c1", name: "search", arguments: "x".repeat(9999) }] },
       });
-    const reply = new GraphBuilder().answer(resetSync(1, l, "a1"));
+    const builder = new GraphBuilder();
+    const reply = builder.answer(resetSync(1, l, "a1"));
     if ("error" in reply) throw new Error(reply.error);
-    const byId = new Map(reply.rows.upserts.map((r) => [r.id, r]));
-    expect(Object.keys(byId.get(nid("u1")) ?? {})).not.toContain("content");
-    for (const row of byId.values()) {
+    // The page is sent the summaries' rows only; any other row when it asks for it.
+    expect(reply.summaries.upserts).toEqual([]);
+    const rowOf = (id: string) => {
+      const answer = builder.reply({ ask: 1, row: id });
+      return "row" in answer ? answer.row : undefined;
+    };
+    const rows = ["R", "u1", "a1"].map(rowOf);
+    expect(Object.keys(rows[1] ?? {})).not.toContain("content");
+    for (const row of rows) {
       expect(row).not.toHaveProperty("content");
       expect(row).not.toHaveProperty("reads");
       expect(row).not.toHaveProperty("metadata");
       expect(row).not.toHaveProperty("createdAt");
     }
-    expect(byId.get(nid("a1"))).toMatchObject({ kind: "assistant", onHeadSpine: true });
+    expect(rowOf("a1")).toMatchObject({ kind: "assistant", onHeadSpine: true });
+    expect(rowOf("nope")).toBeNull();
     // The card still says what the node is: its first line, its tool call's name.
     const card = reply.cards.upserts.find((c) => c.id === "a1");
     expect(card?.type === "turn" ? card.data.text : null).toContain("search");
-    expect(JSON.stringify(reply.rows).length).toBeLessThan(600);
+    expect(JSON.stringify(rows).length).toBeLessThan(600);
+  });
+
+  it("[R138] a large graph's rows stay in the worker: the page holds the summaries' and asks for any other", async () => {
+    const worker = new FakeWorker();
+    const shown: GraphModel[] = [];
+    const client = new GraphModelClient(
+      () => worker,
+      (m) => shown.push(m),
+    );
+    const l = compacted();
+    client.request(input(l, "a3", FOLDED, "S"));
+    worker.answer();
+    const model = shown.at(-1);
+    if (model === undefined) throw new Error("no model delivered");
+    const view = l.graph("a3", "S");
+    expect([...model.summaries.keys()]).toEqual(
+      view.nodes.filter((r) => r.kind === "summary").map((r) => r.id),
+    );
+    for (const row of view.nodes) expect(await model.rowOf(row.id)).toEqual(pageRow(row));
+    expect(await model.rowOf(nid("nope"))).toBeNull();
+    // The row asked for uses the store's copy of its id, not the message's.
+    const held = l.nodes.find((n) => n.id === "a3");
+    expect((await model.rowOf(nid("a3")))?.id).toBe(held?.id);
   });
 });
