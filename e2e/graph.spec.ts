@@ -139,7 +139,12 @@ test("graph: opens on HEAD at reading size, unfolds a capsule in place, frames w
   const phoneHead = drawer.locator('.react-flow__node:has([aria-current="true"])');
   await expect.poll(() => inside(phoneHead, drawer.locator(".react-flow"))).toBe(true);
   expect(await shownTextPx(phoneHead)).toBeGreaterThanOrEqual(12);
+  // The drawer is too narrow for the map beside the cards: it is off until asked for.
+  const map = drawer.getByRole("img", { name: /Overview of the graph/ });
+  await expect(map).toHaveCount(0);
   await saveScreenshot(page, testInfo, "graph-phone");
+  await drawer.getByRole("button", { name: "Map" }).click();
+  await expect(map).toBeVisible();
 });
 
 test("graph: branches side by side with word marks, continue from either; versions keep their place; axe on the graph and the comparison", async ({

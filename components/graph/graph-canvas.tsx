@@ -45,6 +45,10 @@ const EMPTY_EDGES: ReadonlyMap<string, FlowEdge> = new Map();
 const noMoves = () => Promise.resolve(null);
 
 const selectCover = (st: ReactFlowState) => coverKey(st.transform, st.width, st.height);
+/** A pane wide enough for the map beside the cards (false until it is measured). */
+const selectRoomy = (st: ReactFlowState) => st.width >= MAP_PANE_WIDTH;
+/** The narrowest pane the map shows in by default (a phone's drawer is about 360 px). */
+const MAP_PANE_WIDTH = 560;
 
 /** "Back to HEAD", shown while HEAD's card is out of view; re-renders only when that flips. */
 function BackToHead({
@@ -92,7 +96,13 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const showShortcuts = useShowShortcuts();
   const rootRef = useRef<HTMLDivElement>(null);
   const paneRef = useRef<HTMLDivElement>(null);
-  const [minimap, setMinimap] = useState(true);
+  // The map shows by default in a pane wide enough for it: in a phone's narrow drawer it
+  // covered the cards one came to see (HEAD among them, once the detail panel took the
+  // lower half). "Map" and `m` show or hide it whatever the size.
+  const roomy = useStore(selectRoomy);
+  const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
+  const minimap = minimapChoice ?? roomy;
+  const toggleMinimap = () => setMinimapChoice(!minimap);
   // Picking the second node of a comparison: the first one, until a card is clicked.
   const [picking, setPicking] = useState<NodeId | null>(null);
 
@@ -229,7 +239,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
     },
     onFit: fit,
     onBackToHead: backToHead,
-    onToggleMinimap: () => setMinimap((v) => !v),
+    onToggleMinimap: toggleMinimap,
     onCompare: startCompare,
     reveal,
   });
@@ -283,7 +293,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
         relics={relics}
         onFit={fit}
         minimap={minimap}
-        onToggleMinimap={() => setMinimap((v) => !v)}
+        onToggleMinimap={toggleMinimap}
         onShowKeys={showShortcuts}
       />
       <div className={s.canvas} ref={paneRef}>
