@@ -202,16 +202,30 @@ export function inView(card: Box, view: Viewport, pane: Pane, margin = 0): boole
 }
 
 /**
- * A view of some cards at readable zoom (what a reply read, a capsule with its originals):
- * all of them when they fit at `READABLE_ZOOM` or more (and at most natural size);
- * otherwise `focus` at reading size, and `fits` is false (the minimap shows the rest).
+ * A view of what a reply read, with the reply: all of it when it fits at `READABLE_ZOOM` or
+ * more (and at most natural size); otherwise `reply` at the bottom of the pane at readable
+ * zoom, with as much of what it read above it as fits — the nearest reads, since a prompt's
+ * messages are the reply's ancestors — and `fits` is false (the minimap shows the rest).
+ * Across, the reads are centred when they fit the pane's width, else the reply is.
  */
 export function frameViewport(
   cards: readonly Box[],
   pane: Pane,
-  focus: Box,
+  reply: Box,
 ): { readonly view: Viewport; readonly fits: boolean } {
   const fit = fitViewport(cards, pane, READING_ZOOM);
   if (fit.zoom >= READABLE_ZOOM) return { view: fit, fits: true };
-  return { view: headViewport(focus, pane), fits: false };
+  const zoom = READABLE_ZOOM;
+  const b = boundsOf(cards) ?? { minX: reply.position.x, maxX: reply.position.x + reply.width };
+  const wide = (b.maxX - b.minX) * zoom > pane.width - 2 * FIT_PADDING.x;
+  const midX = wide ? centre(reply).x : (b.minX + b.maxX) / 2;
+  const bottom = reply.position.y + reply.height;
+  return {
+    view: {
+      x: pane.width / 2 - midX * zoom,
+      y: pane.height - FIT_PADDING.bottom - bottom * zoom,
+      zoom,
+    },
+    fits: false,
+  };
 }

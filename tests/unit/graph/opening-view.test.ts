@@ -120,7 +120,7 @@ describe("opening where the user is (issue 20)", () => {
     for (const card of layout.nodes) expect(inView(card, view, pane)).toBe(true);
   });
 
-  it("[R182] framing what a reply read: all of it when readable, else the reply at reading size", () => {
+  it("[R182] framing what a reply read: all of it when readable, else the reply at the bottom with the nearest reads above it", () => {
     const { ledger, tip } = session(12);
     const layout = layoutGraph(ledger.graph(tip), FOLDED);
     const pane = { width: 630, height: 840 };
@@ -136,7 +136,20 @@ describe("opening where the user is (issue 20)", () => {
     for (const card of near) expect(inView(card, close.view, pane)).toBe(true);
     const far = frameViewport(layout.nodes, pane, reply);
     expect(far.fits).toBe(false);
-    expect(far.view.zoom).toBe(READING_ZOOM);
+    expect(far.view.zoom).toBe(READABLE_ZOOM);
     expect(inView(reply, far.view, pane)).toBe(true);
+    // The reply sits at the bottom of the pane; the cards above it fill the rest of it.
+    const replyBottom = (reply.position.y + reply.height) * far.view.zoom + far.view.y;
+    expect(replyBottom).toBeGreaterThan(pane.height - 60);
+    const shownAbove = layout.nodes.filter(
+      (n) => n.position.y < reply.position.y && inView(n, far.view, pane),
+    );
+    expect(shownAbove.length).toBeGreaterThanOrEqual(4);
+    // In a pane too short for all of them, more of the reads show than around the reply
+    // placed as HEAD is (a little below the middle).
+    const asHead = layout.nodes.filter(
+      (n) => n.position.y < reply.position.y && inView(n, headViewport(reply, pane), pane),
+    );
+    expect(shownAbove.length).toBeGreaterThan(asHead.length);
   });
 });
