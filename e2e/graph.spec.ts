@@ -171,7 +171,7 @@ test("graph: branches side by side with word marks, continue from either; versio
   await switched.getByRole("button", { name: "Previous version" }).click();
   const back = page.locator("article.msg-assistant", { hasText: "from Santa Apolónia" });
   await expect(back.locator(".siblings-count")).toHaveText("1/2");
-  await back.getByRole("button", { name: "Compare" }).click();
+  await back.getByRole("button", { name: "Compare branches" }).click();
   const dialog = page.getByRole("dialog", { name: "Compare branches" });
   await expect(dialog).toBeVisible();
   const cells = dialog.locator("article[data-node-id]");

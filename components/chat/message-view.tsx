@@ -137,17 +137,17 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
             <button
               className={cx("link-btn", styles.compare)}
               onClick={() => props.onCompare(node)}
-              title="Compare this version's branch with the one beside it, side by side"
+              title="This version's branch and the one beside it, from where they part, turn by turn"
             >
-              Compare
+              Compare branches
             </button>
             {node.kind === "assistant" && (
               <button
                 className={cx("link-btn", styles.compare)}
                 onClick={() => props.onSideBySide(node)}
-                title="The replies to the same message side by side, with their models, tokens and timings"
+                title="Every reply to the same message side by side, with their models, tokens and timings"
               >
-                Side by side
+                Compare replies
               </button>
             )}
           </span>
