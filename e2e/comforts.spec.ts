@@ -1,9 +1,9 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { expectAccessible } from "./support/axe";
 import { expectReachable } from "./support/reachable";
 import { saveScreenshot } from "./support/screenshots";
-import { newSession } from "./support/session";
+import { countSessions, newSession } from "./support/session";
 import { storySession } from "./support/story";
 import { ADMIN_STATE } from "./support/admin";
 
@@ -233,19 +233,6 @@ test("[R209] a draft survives navigating away and back, is gone once sent, and a
   await page.waitForURL(/\/$/);
   expect(await page.evaluate((key) => localStorage.getItem(key), `spindle.draft.${id}`)).toBe(null);
 });
-
-/** Every session of the signed-in account, through the paged API. */
-async function countSessions(request: APIRequestContext): Promise<number> {
-  let n = 0;
-  let cursor: string | null = null;
-  do {
-    const res = await request.get(`/api/sessions${cursor ? `?cursor=${cursor}` : ""}`);
-    const page = (await res.json()) as { sessions: unknown[]; nextCursor: string | null };
-    n += page.sessions.length;
-    cursor = page.nextCursor;
-  } while (cursor !== null);
-  return n;
-}
 
 test("[R211] [R212] the sessions sidebar: recent first, filtered, current marked; New chat and Ctrl-Shift-O leave no session until the first message", async ({
   page,

@@ -1,3 +1,4 @@
+import { countSessions } from "./support/session";
 import { expect, test } from "./support/test";
 
 test("health reports SQLite, migrated, offline model", async ({ request }) => {
@@ -28,4 +29,17 @@ test("home lists sessions and creates one", async ({ page }, testInfo) => {
   page.once("dialog", (d) => void d.accept());
   await page.getByRole("button", { name: `Delete ${title}` }).click({ force: true });
   await expect(page.getByRole("list", { name: "Sessions" }).getByText(title)).toHaveCount(0);
+});
+
+test("New session with nothing set opens a new chat and writes nothing until it is used", async ({
+  page,
+  request,
+}) => {
+  const before = await countSessions(request);
+  await page.goto("/");
+  await page.getByRole("button", { name: "New session" }).click();
+  await page.waitForURL(/\/new$/);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await page.goto("/");
+  expect(await countSessions(request)).toBe(before);
 });

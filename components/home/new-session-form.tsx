@@ -12,6 +12,9 @@ import s from "./home.module.css";
 /**
  * A new session, with an optional title, system prompt and compaction policy. Refused input (a prompt past
  * the cap once its line breaks are counted, a NUL) is shown here and nothing typed is lost.
+ * Nothing set is a plain new chat: it opens `/new`, where nothing is written until the first
+ * message is sent, so trying the button leaves no empty session behind (as "New chat" in the
+ * sidebar). A session given a title, a prompt or a policy is made at once, with them.
  */
 export function NewSessionForm() {
   const router = useRouter();
@@ -24,12 +27,19 @@ export function NewSessionForm() {
       onSubmit={async (e) => {
         e.preventDefault();
         const form = new FormData(e.currentTarget);
+        const title = formText(form, "title");
+        const systemPrompt = formText(form, "systemPrompt");
+        const policy = form.get("policy");
+        const plain = title === null && systemPrompt === null && policy === "rolling-single";
+        if (plain) {
+          router.push("/new");
+          return;
+        }
         setBusy(true);
         setError(null);
-        const policy = form.get("policy");
         const result = await newSessionAction({
-          title: formText(form, "title") ?? undefined,
-          systemPrompt: formText(form, "systemPrompt") ?? undefined,
+          title: title ?? undefined,
+          systemPrompt: systemPrompt ?? undefined,
           ...(typeof policy === "string" && policy !== "rolling-single"
             ? { settings: { policy: policy as SummaryPolicy } }
             : {}),

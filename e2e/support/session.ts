@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 /** Creates a session from the home page and waits for its page; its id. */
 export async function newSession(page: Page, title: string): Promise<string> {
@@ -34,4 +34,17 @@ export async function openSearch(page: Page): Promise<Locator> {
     await expect(dialog).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
   return dialog;
+}
+
+/** Every session of the signed-in account, through the paged API. */
+export async function countSessions(request: APIRequestContext): Promise<number> {
+  let n = 0;
+  let cursor: string | null = null;
+  do {
+    const res = await request.get(`/api/sessions${cursor ? `?cursor=${cursor}` : ""}`);
+    const page = (await res.json()) as { sessions: unknown[]; nextCursor: string | null };
+    n += page.sessions.length;
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return n;
 }
