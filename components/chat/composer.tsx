@@ -112,7 +112,9 @@ export function Composer({
         ok = await actions.setModel(cmd.name);
         break;
     }
-    if (!ok) setText((current) => (current === "" ? draft : current));
+    // A refused message comes back to be fixed; `/compact` has nothing to fix (its error
+    // says why), so the box stays empty.
+    if (!ok && cmd.kind !== "compact") setText((current) => (current === "" ? draft : current));
     if (ok) draftFiles.sent(taken);
     else draftFiles.putBack(taken);
   };

@@ -401,7 +401,9 @@ export function createSessionStore(init: {
             s.setNotice(event.message);
             return false;
           case "compaction_failed":
-            s.setNotice(`Compaction failed: ${event.message}`);
+            // A compaction asked for here (the button, `/compact`) says why it failed where
+            // it was asked; an automatic one has no other voice.
+            if (event.trigger !== "manual") s.setNotice(`Compaction failed: ${event.message}`);
             return false;
           case "compaction_started":
             return false;

@@ -76,3 +76,25 @@ describe("[R89] streamed text lands exactly once, at its offset", () => {
     expect(content(s)).toBe("Hel");
   });
 });
+
+describe("a failed compaction is told once, where it was asked for", () => {
+  const failed = (trigger: "manual" | "auto") =>
+    ({
+      type: "compaction_failed",
+      trigger,
+      code: "summary_not_smaller",
+      message: "The summary would not shrink the context (236 → 252 tokens); nothing was written.",
+    }) as const;
+
+  it("one asked for here (the button, /compact) leaves no second notice on the page", () => {
+    const s = store("done");
+    s.getState().apply(failed("manual"));
+    expect(s.getState().notice).toBeNull();
+  });
+
+  it("an automatic one, which nobody asked for, is announced", () => {
+    const s = store("done");
+    s.getState().apply(failed("auto"));
+    expect(s.getState().notice).toBe(`Compaction failed: ${failed("auto").message}`);
+  });
+});
