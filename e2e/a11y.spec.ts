@@ -40,7 +40,14 @@ test("[R112] accessibility: home, session, settings and search pass axe in both 
     await page.getByRole("button", { name: "Settings" }).click();
     await expect(page.getByRole("form", { name: "Session settings" })).toBeVisible();
     await expectAccessible(page, `settings (${theme})`);
+    // Closed like any popover: Escape (focus back on its button), or a press outside it.
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("form", { name: "Session settings" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Settings" })).toBeFocused();
     await page.getByRole("button", { name: "Settings" }).click();
+    await expect(page.getByRole("form", { name: "Session settings" })).toBeVisible();
+    await page.getByRole("textbox", { name: "Message" }).click();
+    await expect(page.getByRole("form", { name: "Session settings" })).toHaveCount(0);
   }
 });
 

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useImperativeHandle, useState, type Ref } from "react";
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "react";
+import { useEscapeKey } from "@/components/ui/use-escape-key";
 import { updateSessionAction } from "@/app/s/[id]/actions";
 import { useSession } from "@/components/session/session-context";
 import { PolicyField } from "@/components/session/policy-field";
@@ -60,6 +61,25 @@ export function SettingsPanel({
   };
   useImperativeHandle(handle, () => ({ open: openPanel }));
 
+  // Closed like the page's other popovers: Escape anywhere (focus back on its button), or a
+  // press outside it. What was typed and not saved is dropped: the panel re-reads the
+  // session's settings each time it opens.
+  const root = useRef<HTMLDivElement | null>(null);
+  const button = useRef<HTMLButtonElement | null>(null);
+  useEscapeKey(open, (e) => {
+    e.preventDefault();
+    setOpen(false);
+    button.current?.focus();
+  });
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (e: PointerEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => document.removeEventListener("pointerdown", onPointerDown);
+  }, [open]);
+
   const save = async () => {
     // An empty field clears the override: the server-wide default applies again.
     const next = {
@@ -79,8 +99,9 @@ export function SettingsPanel({
   };
 
   return (
-    <div className={styles.settings}>
+    <div className={styles.settings} ref={root}>
       <button
+        ref={button}
         className={buttonClassName ? `btn ${buttonClassName}` : "btn"}
         onClick={() => (open ? setOpen(false) : openPanel())}
         aria-expanded={open}
@@ -91,9 +112,6 @@ export function SettingsPanel({
         <form
           className={styles.panel}
           aria-label="Session settings"
-          onKeyDown={(e) => {
-            if (e.key === "Escape") setOpen(false);
-          }}
           onSubmit={(e) => {
             e.preventDefault();
             void save();
