@@ -95,6 +95,10 @@ export const Markdown = memo(function Markdown({
         controls={CONTROLS}
         linkSafety={{ enabled: false }}
         lineNumbers={false}
+        // A table shows whole, as the rest of the reply: the transcript scrolls. Streamdown's
+        // default cut it at 300 px with a scroll of its own, mid-row and with no sign of
+        // more — a week's itinerary on a phone showed three days.
+        tableMaxHeight={0}
         isAnimating={streaming}
       >
         {shown}

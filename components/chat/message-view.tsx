@@ -181,6 +181,14 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
             aria-label="Edit message"
             rows={Math.min(12, Math.max(2, draft.split("\n").length))}
             autoFocus
+            // The caret at the end of the message, as in every editor: typing adds to what
+            // was written rather than going in front of it.
+            onFocus={(e) => {
+              const end = e.currentTarget.value.length;
+              if (e.currentTarget.selectionStart === 0 && e.currentTarget.selectionEnd === 0) {
+                e.currentTarget.setSelectionRange(end, end);
+              }
+            }}
           />
           <div className={styles.editActions}>
             <button type="button" className="btn" onClick={() => setEditing(false)}>

@@ -361,7 +361,12 @@ export function Transcript({ actions }: { actions: SessionActions }) {
                         covered={covered.has(node.id)}
                         busy={busy}
                         selected={selectedId === node.id}
-                        deletable={node.id === last?.id && forkedAbove && lastIsTip}
+                        deletable={
+                          node.id === last?.id &&
+                          forkedAbove &&
+                          lastIsTip &&
+                          node.status !== "streaming"
+                        }
                         onRetry={onRetry}
                         onEdit={onEdit}
                         onSibling={onSibling}

@@ -42,6 +42,13 @@ describe("model output renders as sanitised markdown (issue 12)", () => {
     expect(out).toContain("katex");
   });
 
+  it("a long table shows whole: no height cap, no scroll box of its own", () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `| day ${i} | walk |`).join("\n");
+    const out = html(`| day | plan |\n|---|---|\n${rows}`);
+    expect(out).toContain("day 29");
+    expect(out).not.toMatch(/max-height/i);
+  });
+
   it("[R110] repairs unterminated markdown while it streams", () => {
     const out = html("This is **bold and still stream", true);
     expect(out).toContain('data-streamdown="strong"');
