@@ -214,7 +214,11 @@ export function NodeDetail(props: NodeDetailProps) {
             <summary>
               {row.kind === "summary" ? "What its summariser read" : "What it read"}
             </summary>
-            <ReadList reads={row.reads} onReveal={props.onReveal} />
+            <ReadList
+              reads={row.reads}
+              promptTokens={row.metadata.usage?.promptTokens}
+              onReveal={props.onReveal}
+            />
           </details>
         )}
         <details className={p.disclosure}>

@@ -23,6 +23,22 @@ const PAGE = 200;
 const selectNodes = (s: SessionState) => s.nodes;
 
 /**
+ * The line above the listing. The tokens are the messages' own (Spindle's count of their
+ * text); the provider's count of the prompt (`promptTokens`, the reply's "in") is higher by
+ * the framing every message carries on the wire, so when it differs the line says both
+ * rather than leave two numbers that seem to disagree.
+ */
+export function readTotalText(count: number, total: number, promptTokens?: number): string {
+  const n = (x: number) => x.toLocaleString("en");
+  const messages = `${n(count)} ${count === 1 ? "message" : "messages"}`;
+  const counted =
+    promptTokens === undefined || promptTokens === total
+      ? ""
+      : ` (the model counted ${n(promptTokens)}, with the framing of each message)`;
+  return `It read ${messages} · ${n(total)} tokens of text${counted}, in this order:`;
+}
+
+/**
  * What a call read (issue 20, "What did it read?"): the exact prompt, one line per message
  * in prompt order with its tokens, each a link that brings its card into view. The reads
  * are the stamped provenance (`reads`), so this is what the model was given, summary
@@ -30,9 +46,12 @@ const selectNodes = (s: SessionState) => s.nodes;
  */
 export function ReadList({
   reads,
+  promptTokens,
   onReveal,
 }: {
   readonly reads: readonly NodeId[];
+  /** The provider's count of the prompt, when the reply recorded it. */
+  readonly promptTokens?: number | undefined;
   readonly onReveal: (id: NodeId) => void;
 }) {
   const nodes = useSession(selectNodes);
@@ -41,10 +60,7 @@ export function ReadList({
   for (const id of reads) total += nodes.get(id)?.tokenCount ?? 0;
   return (
     <>
-      <p className={p.readTotal}>
-        It read {reads.length} {reads.length === 1 ? "message" : "messages"} ·{" "}
-        {total.toLocaleString("en")} tokens, in this order:
-      </p>
+      <p className={p.readTotal}>{readTotalText(reads.length, total, promptTokens)}</p>
       <ol className={p.readList} aria-label="What it read">
         {reads.slice(0, shown).map((id, i) => {
           const node = nodes.get(id);
