@@ -126,6 +126,17 @@ function retriedChat(turns: number): { l: TestLedger; tip: string } {
   return { l, tip };
 }
 
+/** A client whose worker answers each request whole when told; `shown` collects the models. */
+function wholeClient() {
+  const worker = new FakeWorker();
+  const shown: GraphModel[] = [];
+  const client = new GraphModelClient(
+    () => worker,
+    (m) => shown.push(m),
+  );
+  return { worker, shown, client };
+}
+
 /**
  * A client whose worker answers in parts of 100 items, asked for at once, for a 400 × 300
  * window; `shown` collects the models delivered.
@@ -197,12 +208,7 @@ afterEach(() => {
 
 describe("[R138] the graph built in the worker from what changed", () => {
   it("[R138] the model patched change by change equals the model built whole", () => {
-    const worker = new FakeWorker();
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-    );
+    const { worker, shown, client } = wholeClient();
     const l = compacted();
     const step = (head: string, opts: ModelOptions = FOLDED, summary = "S") => {
       client.request(input(l, head, opts, summary));
@@ -223,12 +229,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] a large graph's arrow keys are answered by the worker, as the layout leads them", async () => {
-    const worker = new FakeWorker();
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-    );
+    const { worker, shown, client } = wholeClient();
     const l = compacted();
     l.add("a2c", "u2");
     const opts: ModelOptions = { ...FOLDED, expanded: new Set([nid("S")]) };
@@ -255,12 +256,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] an arrow key asked of a worker that then fails moves nothing, and waits for nothing", async () => {
-    const worker = new FakeWorker();
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-    );
+    const { worker, shown, client } = wholeClient();
     const { l, tip } = retriedChat(3);
     client.request(input(l, tip));
     worker.answer();
@@ -274,12 +270,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] a change sends the nodes that changed, and the answer carries what changed", () => {
-    const worker = new FakeWorker();
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-    );
+    const { worker, shown, client } = wholeClient();
     const { l, tip } = retriedChat(300);
     client.request(input(l, tip));
     worker.answer();
@@ -302,12 +293,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] one request in flight; requests made meanwhile coalesce; the newest is shown", () => {
-    const worker = new FakeWorker();
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-    );
+    const { worker, shown, client } = wholeClient();
     const l = new TestLedger().chain("R", "u1 a1");
     client.request(input(l, "a1"));
     l.chain("a1", "u2");
@@ -355,12 +341,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] a ledger mid-update keeps the model shown, and the next change mends it", () => {
-    const worker = new FakeWorker();
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-    );
+    const { worker, shown, client } = wholeClient();
     const l = new TestLedger().chain("R", "u1 a1");
     client.request(input(l, "a1"));
     worker.answer();
@@ -378,12 +359,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] an answer that fails after a patch was held back shows that patch", () => {
-    const worker = new FakeWorker();
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-    );
+    const { worker, shown, client } = wholeClient();
     const l = new TestLedger().chain("R", "u1 a1");
     client.request(input(l, "a1"));
     worker.answer();
@@ -400,12 +376,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] a reset that fails is followed by another: no card outlives its node", () => {
-    const worker = new FakeWorker();
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-    );
+    const { worker, shown, client } = wholeClient();
     const l = new TestLedger().chain("R", "u1 a1").add("a1x", "u1");
     client.request(input(l, "a1"));
     worker.answer();
@@ -689,12 +660,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] the page holds one data object per look of an edge, not one per edge", () => {
-    const worker = new FakeWorker();
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-    );
+    const { worker, shown, client } = wholeClient();
     const { l, tip } = retriedChat(30);
     client.request(input(l, tip));
     worker.answer();
@@ -747,12 +713,7 @@ describe("[R138] the graph built in the worker from what changed", () => {
   });
 
   it("[R138] a large graph's rows stay in the worker: the page holds the summaries' and asks for any other", async () => {
-    const worker = new FakeWorker();
-    const shown: GraphModel[] = [];
-    const client = new GraphModelClient(
-      () => worker,
-      (m) => shown.push(m),
-    );
+    const { worker, shown, client } = wholeClient();
     const l = compacted();
     client.request(input(l, "a3", FOLDED, "S"));
     worker.answer();
