@@ -14,6 +14,7 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useResolvedTheme } from "@/components/theme/use-resolved-theme";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
+import type { LedgerNode } from "@/lib/engine/types";
 import type { PageRow } from "./page-row";
 import { useSession } from "@/components/session/session-context";
 import { useCompare } from "@/components/compare/compare-context";
@@ -49,6 +50,20 @@ const selectCover = (st: ReactFlowState) => coverKey(st.transform, st.width, st.
 const selectRoomy = (st: ReactFlowState) => st.width >= MAP_PANE_WIDTH;
 /** The narrowest pane the map shows in by default (a phone's drawer is about 360 px). */
 const MAP_PANE_WIDTH = 560;
+
+/** A selected node's row until the model's answer comes: where it hangs is not claimed. */
+function provisionalRow(node: LedgerNode): PageRow {
+  return {
+    id: node.id,
+    kind: node.kind,
+    onHeadSpine: false,
+    foldedIn: false,
+    rawFork: false,
+    childCount: 0,
+    siblingIndex: 0,
+    siblingCount: 1,
+  };
+}
 
 /** "Back to HEAD", shown while HEAD's card is out of view; re-renders only when that flips. */
 function BackToHead({
@@ -122,23 +137,36 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   const summaries = model?.summaries ?? EMPTY_ROWS;
   const cards = model?.cards ?? EMPTY_CARDS;
   // The selected node's graph row, asked of the model (a large graph's worker holds the rows)
-  // whenever the selection or the model changes; until it comes, the row asked before.
-  const [asked, setAsked] = useState<{ readonly id: NodeId; readonly row: PageRow } | null>(null);
+  // whenever the selection or the model changes. Until it comes, the detail shows at once
+  // from what the page holds — the summary's row, or the node with a row that claims
+  // nothing (no fork before the summary, no replaced summary) — so the panel never leaves
+  // and comes back, and the pane below it never jumps; a node the graph no longer has
+  // (answered null) shows no detail.
+  const [asked, setAsked] = useState<{
+    readonly id: NodeId;
+    readonly row: PageRow | null;
+  } | null>(null);
   useEffect(() => {
     if (selectedId === null || model === null) return;
     let live = true;
     void model.rowOf(selectedId).then((found) => {
-      if (live) setAsked(found === null ? null : { id: selectedId, row: found });
+      if (live) setAsked({ id: selectedId, row: found });
     });
     return () => {
       live = false;
     };
   }, [model, selectedId]);
-  const row = asked !== null && asked.id === selectedId ? asked.row : undefined;
+  const answered = asked !== null && asked.id === selectedId ? asked.row : undefined;
+  const row =
+    answered !== undefined
+      ? answered
+      : selectedId === null
+        ? null
+        : (summaries.get(selectedId) ?? (held === undefined ? null : provisionalRow(held)));
   // Where the node hangs in the graph (its row), with the node as the store holds it: the
   // store's copy wins (a row built in place may hold an older copy's label).
   const selected = useMemo(
-    () => (row !== undefined && held !== undefined ? { ...row, ...held } : undefined),
+    () => (row !== null && held !== undefined ? { ...row, ...held } : undefined),
     [row, held],
   );
 
