@@ -48,9 +48,40 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
   const store = useSessionStoreApi();
   const { navigate, first, headId, cardOf, capsuleFor, onCheckout, onFit, reveal } = input;
   // Arrow moves run one after another, each from where the one before left the selection:
-  // a large graph's worker answers them, and a key held down must not skip or repeat one.
+  // a large graph's worker answers them. At most one waits behind the one running (a key
+  // held down while the worker is busy does not queue moves that go on after it is let
+  // go), and the keys that act on the selection (Enter, `c`, Space) wait for them too, so
+  // they act where the arrows led.
   const moves = useRef<Promise<void>>(Promise.resolve());
+  const pending = useRef(0);
   const { onBackToHead, onToggleMinimap, onCompare } = input;
+  /** Enter, `c` or Space on the selection as it is now; whether the key was used. */
+  const actOnSelection = useCallback(
+    (key: string, letter: string): boolean => {
+      const state = store.getState();
+      const selected = state.selectedId;
+      // The node as the store holds it: its kind says whether it can be checked out.
+      const row = selected === null ? undefined : state.nodes.get(selected);
+      if (letter === "c" && row !== undefined && !isSideLeafKind(row.kind)) {
+        onCompare(row.id);
+        return true;
+      }
+      if (key === "Enter" && row !== undefined && !isSideLeafKind(row.kind)) {
+        if (row.id !== headId) onCheckout(row.id);
+        return true;
+      }
+      if (key === " " && selected !== null) {
+        // Space on a capsule, its frame, or anything it folds or holds.
+        const capsule = capsuleFor(selected);
+        if (capsule !== null) {
+          state.toggleCapsule(capsule);
+          return true;
+        }
+      }
+      return false;
+    },
+    [store, headId, onCompare, onCheckout, capsuleFor],
+  );
   return useCallback(
     (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -58,12 +89,21 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
       if (target instanceof Element && target !== event.currentTarget && target.closest(OWN_KEYS)) {
         return;
       }
-      const state = store.getState();
-      const selected = state.selectedId;
+      const after = (act: () => void | Promise<void>) => {
+        pending.current += 1;
+        moves.current = moves.current
+          .then(act)
+          // A move that failed (the worker went away) moves nothing; the keys go on working.
+          .catch(() => undefined)
+          .finally(() => {
+            pending.current -= 1;
+          });
+      };
       const arrow = ARROWS[event.key];
       if (arrow !== undefined) {
         event.preventDefault();
-        moves.current = moves.current.then(async () => {
+        if (pending.current >= 2) return;
+        after(async () => {
           const before = store.getState().selectedId;
           const from = before === null ? null : cardOf(before);
           const to = from === null ? (headId ?? first) : await navigate(from, arrow);
@@ -82,26 +122,17 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
         else onToggleMinimap();
         return;
       }
-      // The node as the store holds it: its kind says whether it can be checked out.
-      const row = selected === null ? undefined : state.nodes.get(selected);
-      if (letter === "c" && row !== undefined && !isSideLeafKind(row.kind)) {
-        event.preventDefault();
-        onCompare(row.id);
+      const onSelection = letter === "c" || event.key === "Enter" || event.key === " ";
+      if (!onSelection) return;
+      // While an arrow's answer is on its way, the key waits for it and acts where it led.
+      if (pending.current > 0) {
+        if (store.getState().selectedId !== null) event.preventDefault();
+        after(() => {
+          actOnSelection(event.key, letter);
+        });
         return;
       }
-      if (event.key === "Enter" && row !== undefined && !isSideLeafKind(row.kind)) {
-        event.preventDefault();
-        if (row.id !== headId) onCheckout(row.id);
-        return;
-      }
-      if (event.key === " " && selected !== null) {
-        // Space on a capsule, its frame, or anything it folds or holds.
-        const capsule = capsuleFor(selected);
-        if (capsule !== null) {
-          event.preventDefault();
-          state.toggleCapsule(capsule);
-        }
-      }
+      if (actOnSelection(event.key, letter)) event.preventDefault();
     },
     [
       store,
@@ -109,13 +140,11 @@ export function useGraphKeys(input: GraphKeysInput): (event: KeyboardEvent) => v
       first,
       headId,
       cardOf,
-      capsuleFor,
-      onCheckout,
+      actOnSelection,
       onFit,
       reveal,
       onBackToHead,
       onToggleMinimap,
-      onCompare,
     ],
   );
 }
