@@ -206,7 +206,8 @@ export function inView(card: Box, view: Viewport, pane: Pane, margin = 0): boole
  * more (and at most natural size); otherwise `reply` at the bottom of the pane at readable
  * zoom, with as much of what it read above it as fits — the nearest reads, since a prompt's
  * messages are the reply's ancestors — and `fits` is false (the minimap shows the rest).
- * Across, the reads are centred when they fit the pane's width, else the reply is.
+ * Across, the reads are centred when they fit the pane's width, else the reply is; it is
+ * raised clear of the controls over the pane.
  */
 export function frameViewport(
   cards: readonly Box[],
@@ -220,12 +221,16 @@ export function frameViewport(
   const wide = (b.maxX - b.minX) * zoom > pane.width - 2 * FIT_PADDING.x;
   const midX = wide ? centre(reply).x : (b.minX + b.maxX) / 2;
   const bottom = reply.position.y + reply.height;
-  return {
-    view: {
-      x: pane.width / 2 - midX * zoom,
-      y: pane.height - FIT_PADDING.bottom - bottom * zoom,
-      zoom,
-    },
-    fits: false,
+  let view: Viewport = {
+    x: pane.width / 2 - midX * zoom,
+    y: pane.height - FIT_PADDING.bottom - bottom * zoom,
+    zoom,
   };
+  // Clear of the controls over the pane (the map, the zoom buttons): the reply goes up
+  // until none of them covers it.
+  for (const cover of pane.covers ?? []) {
+    const rect = screenRect(reply, view);
+    if (overlaps(rect, cover)) view = { ...view, y: view.y - (rect.bottom - cover.top) - 8 };
+  }
+  return { view, fits: false };
 }

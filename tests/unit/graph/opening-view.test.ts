@@ -9,9 +9,11 @@ import {
   frameViewport,
   headViewport,
   inView,
+  isClear,
   openingViewport,
   READABLE_ZOOM,
   READING_ZOOM,
+  screenRect,
 } from "@/components/graph/opening-view";
 import { TestLedger } from "./ledger";
 
@@ -151,5 +153,19 @@ describe("opening where the user is (issue 20)", () => {
       (n) => n.position.y < reply.position.y && inView(n, headViewport(reply, pane), pane),
     );
     expect(shownAbove.length).toBeGreaterThan(asHead.length);
+  });
+
+  it("[R182] the reply framed at the bottom is raised clear of the controls over the pane", () => {
+    const { ledger, tip } = session(12);
+    const layout = layoutGraph(ledger.graph(tip), FOLDED);
+    const reply = layout.nodes.find((n) => n.id === tip);
+    if (reply === undefined) throw new Error("no reply card");
+    // A map across the bottom of the pane, where the reply would sit.
+    const map = { left: 0, top: 680, right: 630, bottom: 840 };
+    const pane = { width: 630, height: 840, covers: [map] };
+    const { view, fits } = frameViewport(layout.nodes, pane, reply);
+    expect(fits).toBe(false);
+    expect(isClear(reply, view, pane)).toBe(true);
+    expect(screenRect(reply, view).bottom).toBeGreaterThan(map.top - 40);
   });
 });
