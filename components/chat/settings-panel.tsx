@@ -1,7 +1,6 @@
 "use client";
 
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "react";
-import { useEscapeKey } from "@/components/ui/use-escape-key";
 import { updateSessionAction } from "@/app/s/[id]/actions";
 import { useSession } from "@/components/session/session-context";
 import { PolicyField } from "@/components/session/policy-field";
@@ -66,11 +65,20 @@ export function SettingsPanel({
   // session's settings each time it opens.
   const root = useRef<HTMLDivElement | null>(null);
   const button = useRef<HTMLButtonElement | null>(null);
-  useEscapeKey(open, (e) => {
-    e.preventDefault();
-    setOpen(false);
-    button.current?.focus();
-  });
+  useEffect(() => {
+    if (!open) return;
+    // Captured, ahead of the page's Escape that stops a streaming reply: Escape here closes
+    // the panel and nothing else.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      if (document.querySelector("dialog[open]")) return;
+      e.preventDefault();
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener("keydown", onKey, true);
+    return () => document.removeEventListener("keydown", onKey, true);
+  }, [open]);
   useEffect(() => {
     if (!open) return;
     const onPointerDown = (e: PointerEvent) => {
