@@ -453,7 +453,7 @@ export class GraphModelClient {
   }
 
   /**
-   * The copy of a node's id the store holds (or, for a node it no longer holds, the rows'):
+   * The copy of a node's id the store holds (or, for a node it no longer holds, a summary row's):
    * one string per id, not one per mention — also in a reset, whose rows are new.
    */
   private idOf<S extends string | null>(id: S): S {

@@ -24,9 +24,9 @@ const selectNodes = (s: SessionState) => s.nodes;
 
 /**
  * The line above the listing. The tokens are the messages' own (Spindle's count of their
- * text); the provider's count of the prompt (`promptTokens`, the reply's "in") is higher by
- * the framing every message carries on the wire, so when it differs the line says both
- * rather than leave two numbers that seem to disagree.
+ * text); the provider's count of the whole prompt (`promptTokens`, the reply's "in") differs
+ * — each message's framing on the wire, tool definitions, what the provider leaves out —
+ * so when it does the line says both rather than leave two numbers that seem to disagree.
  */
 export function readTotalText(count: number, total: number, promptTokens?: number): string {
   const n = (x: number) => x.toLocaleString("en");
@@ -34,7 +34,7 @@ export function readTotalText(count: number, total: number, promptTokens?: numbe
   const counted =
     promptTokens === undefined || promptTokens === total
       ? ""
-      : ` (the model counted ${n(promptTokens)}, with the framing of each message)`;
+      : ` (the model counted ${n(promptTokens)} for the whole prompt)`;
   return `It read ${messages} · ${n(total)} tokens of text${counted}, in this order:`;
 }
 

@@ -4,7 +4,7 @@ import { readTotalText } from "@/components/graph/read-list";
 describe("what a reply read, counted in words a reader can square with the reply's figures", () => {
   it("says the messages' own tokens, and the model's count of the prompt when it differs", () => {
     expect(readTotalText(5, 523, 560)).toBe(
-      "It read 5 messages · 523 tokens of text (the model counted 560, with the framing of each message), in this order:",
+      "It read 5 messages · 523 tokens of text (the model counted 560 for the whole prompt), in this order:",
     );
   });
 
