@@ -4,6 +4,8 @@ import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "reac
 import { updateSessionAction } from "@/app/s/[id]/actions";
 import { useSession } from "@/components/session/session-context";
 import { PolicyField } from "@/components/session/policy-field";
+import { useEscapeKey } from "@/components/ui/use-escape-key";
+import { useOutsidePress } from "@/components/ui/use-outside-press";
 import type { SummaryPolicy } from "@/lib/engine/types";
 import { loadModels, modelsOf, useModels, whyUnlisted } from "./model-catalogue";
 import styles from "./settings-panel.module.css";
@@ -65,28 +67,12 @@ export function SettingsPanel({
   // session's settings each time it opens.
   const root = useRef<HTMLDivElement | null>(null);
   const button = useRef<HTMLButtonElement | null>(null);
-  useEffect(() => {
-    if (!open) return;
-    // Captured, ahead of the page's Escape that stops a streaming reply: Escape here closes
-    // the panel and nothing else.
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || e.defaultPrevented) return;
-      if (document.querySelector("dialog[open]")) return;
-      e.preventDefault();
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener("keydown", onKey, true);
-    return () => document.removeEventListener("keydown", onKey, true);
-  }, [open]);
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (e: PointerEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => document.removeEventListener("pointerdown", onPointerDown);
-  }, [open]);
+  useEscapeKey(open, (e) => {
+    e.preventDefault();
+    setOpen(false);
+    button.current?.focus();
+  });
+  useOutsidePress(open, [root], () => setOpen(false));
 
   const save = async () => {
     // An empty field clears the override: the server-wide default applies again.

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import {
   autoUpdate,
   flip,
@@ -10,6 +10,7 @@ import {
   useFloating,
   type Placement,
 } from "@floating-ui/react";
+import { useOutsidePress } from "./use-outside-press";
 
 /** Kept this far from the viewport's edges. */
 const EDGE = 8;
@@ -48,17 +49,7 @@ export function usePopover(options: {
     whileElementsMounted: open ? autoUpdate : undefined,
   });
 
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (e: PointerEvent) => {
-      const target = e.target as Node;
-      if (!panelRef.current?.contains(target) && !triggerRef.current?.contains(target)) {
-        setOpen(false);
-      }
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => document.removeEventListener("pointerdown", onPointerDown);
-  }, [open]);
+  useOutsidePress(open, [panelRef, triggerRef], () => setOpen(false));
 
   const { setReference, setFloating } = refs;
   /** The trigger's `ref`. */
