@@ -15,11 +15,9 @@ export interface Point {
   readonly y: number;
 }
 
-/** A conversation node (ROOT, user, assistant, tool). */
-export type TurnData = {
+/** How a conversation node's card looks, apart from its text. */
+export type TurnLook = {
   readonly kind: NodeKind;
-  /** The first line of content, truncated; a tool call's name when the content is empty. */
-  readonly text: string;
   readonly status: NodeStatus;
   readonly head: boolean;
   readonly spine: boolean;
@@ -34,6 +32,16 @@ export type TurnData = {
   readonly glow: Glow;
   /** Files sent with the message (a paperclip mark when any). */
   readonly attachments: number;
+};
+
+/** A conversation node (ROOT, user, assistant, tool). */
+export type TurnData = TurnLook & {
+  /**
+   * The first line of content, truncated; a tool call's name when the content is empty.
+   * The layout's cards carry it; the page's do not: a turn card reads its node's text from
+   * the store, so the page's cards that look alike share one data object ([R138]).
+   */
+  readonly text?: string;
 };
 
 /** A raw-context port on the capsule's bottom edge, at the fork's position in the segment. */

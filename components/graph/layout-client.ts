@@ -1,7 +1,7 @@
 import type { NodeId } from "@/lib/engine/ids";
 import { pageRow, type PageRow } from "./page-row";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
-import type { EdgeData, FlowEdge, FlowNode, SideFlowNode, TurnData } from "./flow-types";
+import type { EdgeData, FlowEdge, FlowNode, SideFlowNode, TurnLook } from "./flow-types";
 import { diffMaps, type PersistentMap } from "@/components/session/persistent-map";
 import type { NavKey } from "./nav";
 import {
@@ -169,6 +169,47 @@ function sharedEdgeData(d: EdgeData): EdgeData {
   });
   if (edgeData.size < MOST_CONSTANTS) edgeData.set(key, data);
   return data;
+}
+
+/** Looks kept for sharing: far more than a session shows; a flood of others is not kept. */
+const MOST_LOOKS = 4_096;
+const turnLooks = new Map<string, TurnLook>();
+
+/**
+ * One object per look of a turn card, as for edges ({@link sharedEdgeData}): without its
+ * text (the card reads it from the store), a turn card's data is ten small values, and a
+ * large graph's far cards look alike — one copy each, not one per card (5.6 MB at 100,000
+ * nodes). Never changed in place.
+ */
+function sharedTurnLook(d: TurnLook): TurnLook {
+  const key = [
+    d.kind,
+    d.status,
+    Number(d.head),
+    Number(d.spine),
+    d.forks,
+    d.sibling ?? "",
+    Number(d.spawned),
+    Number(d.covered),
+    d.glow ?? "",
+    d.attachments,
+  ].join(":");
+  const known = turnLooks.get(key);
+  if (known !== undefined) return known;
+  const look: TurnLook = Object.freeze({
+    kind: constant(d.kind),
+    status: constant(d.status),
+    head: d.head,
+    spine: d.spine,
+    forks: d.forks,
+    sibling: d.sibling === null ? null : constant(d.sibling),
+    spawned: d.spawned,
+    covered: d.covered,
+    glow: d.glow,
+    attachments: d.attachments,
+  });
+  if (turnLooks.size < MOST_LOOKS) turnLooks.set(key, look);
+  return look;
 }
 
 /** A change of fewer nodes is a patch applied whole, however many nodes the page held. */
@@ -490,21 +531,9 @@ export class GraphModelClient {
       }
       return other;
     }
-    const d = card.data;
-    const data: TurnData = {
-      kind: constant(d.kind),
-      // A skeleton's content is its card label: the store's copy serves both.
-      text: this.heldText(id, d.text),
-      status: constant(d.status),
-      head: d.head,
-      spine: d.spine,
-      forks: d.forks,
-      sibling: d.sibling,
-      spawned: d.spawned,
-      covered: d.covered,
-      glow: d.glow,
-      attachments: d.attachments,
-    };
+    // Its text stays out: the card reads it from the store (a skeleton's content is its
+    // label), and the rest is shared by every card that looks the same.
+    const data = sharedTurnLook(card.data);
     return {
       id,
       type: "turn",

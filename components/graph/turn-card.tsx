@@ -1,10 +1,11 @@
 "use client";
 
 import { Handle, Position, type NodeProps } from "@xyflow/react";
-import { memo } from "react";
+import { memo, useMemo } from "react";
 import type { NodeKind, NodeStatus } from "@/lib/engine/types";
 import { PaperclipIcon } from "@/components/ui/file-icons";
 import { useSession } from "@/components/session/session-context";
+import { cardText } from "./card-text";
 import type { TurnNode } from "./flow-node-types";
 import { HANDLE } from "./flow-types";
 import s from "./graph.module.css";
@@ -67,6 +68,13 @@ export function attachmentsLabel(count: number): string {
 /** One conversation node: role, first line, status, attachments, fork badge, HEAD. */
 function TurnCardView({ id, data }: NodeProps<TurnNode>) {
   const selected = useSession((st) => st.selectedId === id);
+  // The text is the store's node's (the page's cards carry none, [R138]); a node's copy
+  // changes only structurally, so a streamed token re-renders no card.
+  const node = useSession((st) => st.nodes.get(id));
+  const text = useMemo(
+    () => (node === undefined ? (data.text ?? "") : cardText(node)),
+    [node, data.text],
+  );
   return (
     <div
       className={cx(
@@ -126,7 +134,7 @@ function TurnCardView({ id, data }: NodeProps<TurnNode>) {
           )}
         </span>
       </div>
-      <div className={s.text}>{data.text}</div>
+      <div className={s.text}>{text}</div>
       <Handle type="source" position={Position.Bottom} id={HANDLE.out} className={s.handle} />
       <Handle type="source" position={Position.Right} id={HANDLE.side} className={s.handle} />
     </div>

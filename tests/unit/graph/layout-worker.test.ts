@@ -21,7 +21,7 @@ import {
   type WorkerMessage,
 } from "@/components/graph/graph-model";
 import { pageRow } from "@/components/graph/page-row";
-import type { FlowEdge } from "@/components/graph/flow-types";
+import type { FlowEdge, FlowNode } from "@/components/graph/flow-types";
 import { compacted, nid, TestLedger } from "./ledger";
 
 const FOLDED: ModelOptions = { expanded: new Set<NodeId>(), showRelics: false, reads: null };
@@ -153,6 +153,13 @@ function partedClient() {
   return { worker, shown, client };
 }
 
+/** A card as the page holds it: a turn card without its text (the card reads the store's). */
+function withoutText(card: FlowNode): FlowNode {
+  if (card.type !== "turn") return card;
+  const { text: _text, ...look } = card.data;
+  return { ...card, data: look };
+}
+
 /** What the worker's model must equal: the in-place one, with the summaries' rows as the page holds them. */
 function expectModel(model: GraphModel | undefined, view: GraphView, opts: ModelOptions) {
   if (model === undefined) throw new Error("no model delivered");
@@ -162,7 +169,8 @@ function expectModel(model: GraphModel | undefined, view: GraphView, opts: Model
   expect(model.relics).toBe(want.relics);
   const sorted = <T>(m: ReadonlyMap<string, T>) =>
     [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-  expect(sorted(model.cards)).toEqual(sorted(want.cards));
+  // The page's turn cards need no text (the card reads the store's); the worker's bring none.
+  expect(sorted(model.cards).map(withoutText)).toEqual(sorted(want.cards).map(withoutText));
   expect(sorted(model.edges)).toEqual(sorted(want.edges));
   const summaries = view.nodes.filter((r) => r.kind === "summary");
   expect(sorted(model.summaries)).toEqual(
@@ -677,6 +685,27 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(looks.size).toBeGreaterThan(1);
     expect(edges.some((e) => e.data.spine)).toBe(true);
     expect(edges.some((e) => !e.data.spine)).toBe(true);
+  });
+
+  it("[R138] the page's turn cards carry no text and share one data object per look", () => {
+    const { worker, shown, client } = wholeClient();
+    const { l, tip } = retriedChat(30);
+    client.request(input(l, tip));
+    worker.answer();
+    const turns = [...(shown.at(-1)?.cards.values() ?? [])].filter((c) => c.type === "turn");
+    expect(turns.length).toBeGreaterThan(60);
+    const looks = new Map<string, unknown>();
+    for (const card of turns) {
+      expect(card.data).not.toHaveProperty("text");
+      const key = JSON.stringify(card.data);
+      const seen = looks.get(key);
+      if (seen === undefined) looks.set(key, card.data);
+      else expect(card.data).toBe(seen);
+    }
+    // Far fewer looks than cards, and HEAD's card keeps a look of its own.
+    expect(looks.size).toBeLessThan(turns.length / 4);
+    expect(turns.filter((c) => c.data.head)).toHaveLength(1);
+    expect(turns.find((c) => c.id === tip)?.data.head).toBe(true);
   });
 
   it("[R138] rows come back without their nodes: no text, reads, metadata or time (the store has them)", () => {
