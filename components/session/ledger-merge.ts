@@ -121,8 +121,11 @@ function insertBySeq(
   return list.toSpliced(at, 0, id);
 }
 
+/** A node carries its key: the ledger's node map holds each node bare, without a leaf. */
+const nodeKey = (node: WireNode): string => node.id;
+
 const EMPTY: Ledger = {
-  nodes: PersistentMap.empty(),
+  nodes: PersistentMap.empty(nodeKey),
   children: PersistentMap.empty(),
   live: {},
   maxSeq: 0,
@@ -151,7 +154,10 @@ export function indexLedger(list: readonly WireNode[]): Ledger {
     }
   }
   return {
-    nodes: PersistentMap.from(sorted.map((n) => [n.id, n] as const)),
+    nodes: PersistentMap.from(
+      sorted.map((n) => [n.id, n] as const),
+      nodeKey,
+    ),
     // Lists grown by `push` keep spare room; the map keeps exact copies.
     children: PersistentMap.from(
       Array.from(children, ([id, list]) => [id, list.length > 1 ? list.slice() : list] as const),

@@ -112,4 +112,49 @@ describe("the persistent map the browser's ledger is held in", () => {
     expect(diffOf(after, after)).toEqual({ changed: [], removed: [] });
     expect(diffOf(PersistentMap.empty(), after).changed).toHaveLength(10_000);
   });
+
+  it("[R289] a map of values that carry their keys holds them bare, and answers like any other", () => {
+    type Item = { readonly id: string; readonly n: number };
+    const keyOf = (item: Item) => item.id;
+    const key = fc.oneof(
+      fc.constantFrom("id-66pkag", "id-1mq5ayc", "id-1jsjbou", "id-cbd68s"),
+      fc.integer({ min: 0, max: 3_000 }).map((k) => `n${k}`),
+    );
+    // Some values are stored under another key than their own: those keep a leaf.
+    const op = fc.tuple(key, fc.integer(), fc.boolean(), fc.boolean());
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 2_000 }), (ops) => {
+        const reference = new Map<string, Item>();
+        let keyed = PersistentMap.empty<Item>(keyOf);
+        let plain = PersistentMap.empty<Item>();
+        for (const [k, n, own, del] of ops) {
+          if (del) {
+            reference.delete(k);
+            keyed = keyed.delete(k);
+            plain = plain.delete(k);
+          } else {
+            const item = { id: own ? k : `other-${k}`, n };
+            reference.set(k, item);
+            keyed = keyed.set(k, item);
+            plain = plain.set(k, item);
+          }
+        }
+        expect(keyed.size).toBe(reference.size);
+        for (const [k, v] of reference) expect(keyed.get(k)).toBe(v);
+        expect(keyed.keys().sort()).toEqual([...reference.keys()].sort());
+        // Built at once, it is the same trie; and it diffs like the plain map.
+        const atOnce = PersistentMap.from([...reference], keyOf);
+        expect(PersistentMap.rootOf(atOnce)).toStrictEqual(PersistentMap.rootOf(keyed));
+        expect(diffOf(PersistentMap.empty(keyOf), keyed)).toEqual(
+          diffOf(PersistentMap.empty(), plain),
+        );
+      }),
+      { numRuns: 40 },
+    );
+    // Held bare: a one-entry map's root is the value itself; a value under another key is not.
+    const item = { id: "a", n: 1 };
+    expect(PersistentMap.rootOf(PersistentMap.empty(keyOf).set("a", item))).toBe(item);
+    expect(PersistentMap.rootOf(PersistentMap.empty(keyOf).set("b", item))).not.toBe(item);
+    expect(PersistentMap.rootOf(PersistentMap.empty<Item>().set("a", item))).not.toBe(item);
+  });
 });
