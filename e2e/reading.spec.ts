@@ -19,7 +19,7 @@ const LONG = Array.from(
 const gapToEnd = (page: Page) =>
   page.getByLabel("Transcript").evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
 
-test("[R206] [R207] reading: scroll-to-bottom (marked while a reply streams below), Esc stops a stream, `?` lists the chat's keys", async ({
+test("[R206] [R207] reading: scroll-to-bottom (marked while a reply streams below), Esc closes a panel opened over a stream and then stops it, `?` lists the chat's keys", async ({
   page,
 }, testInfo) => {
   test.slow();
@@ -60,7 +60,16 @@ test("[R206] [R207] reading: scroll-to-bottom (marked while a reply streams belo
   await page.getByRole("button", { name: "Scroll to bottom (a reply is streaming)" }).click();
   await expect.poll(() => gapToEnd(page)).toBeLessThan(48);
 
-  // Esc stops it: the composer offers Send again and the partial text stays.
+  // A panel opened while it streams takes the first Esc: the panel closes, the reply goes on.
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("form", { name: "Session settings" });
+  await expect(settings).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(settings).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await expect(page.locator(".msg-status.streaming")).toHaveCount(1);
+
+  // The next Esc stops it: the composer offers Send again and the partial text stays.
   await page.keyboard.press("Escape");
   await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
