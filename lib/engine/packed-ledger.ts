@@ -34,8 +34,14 @@ export interface PackedLedger {
    * The packed nodes' contents, one after the other, and each one's length: one string
    * travels as one value (the page's payload writes it once, the browser slices it),
    * where 100,000 strings were 100,000 values to serialise and parse.
+   *
+   * Split by width: a content of Latin-1 characters only goes in `content`, any other in
+   * `wide`, its length negated in `contentLength`. The browser holds a string with one
+   * character past U+00FF in two bytes a character, and its contents are slices of these
+   * strings — one curly quote in a page's labels would double the memory of them all.
    */
   readonly content: string;
+  readonly wide: string;
   readonly contentLength: readonly number[];
   readonly tokens: readonly number[];
   /** Per packed node: its `createdAt` in ms, minus the previous packed node's. */
@@ -82,6 +88,9 @@ const NO_READS: readonly NodeId[] = Object.freeze([]);
 
 const isEmpty = (o: object) => Object.keys(o).length === 0;
 
+/** A character past Latin-1: V8 holds a string with one in two bytes a character. */
+const WIDE_CHARACTER = /[\u0100-\uffff]/;
+
 /**
  * `n` as a small integer where it is one. In Chromium, unpacking a 100,000-node page left
  * `seq` and `tokenCount` stored as doubles — a 12-byte box per field and node (2.4 MB) —
@@ -110,6 +119,7 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
   const status: string[] = [];
   const partial: string[] = [];
   const content: string[] = [];
+  const wide: string[] = [];
   const contentLength: number[] = [];
   const tokenCounts: number[] = [];
   const time: number[] = [];
@@ -153,8 +163,13 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
     kind.push(LETTER_OF_KIND.get(node.kind) ?? "");
     status.push(LETTER_OF_STATUS.get(node.status) ?? "");
     partial.push(LETTER_OF_PARTIAL.get(node.partial ?? "whole") ?? "");
-    content.push(node.content);
-    contentLength.push(node.content.length);
+    if (WIDE_CHARACTER.test(node.content)) {
+      wide.push(node.content);
+      contentLength.push(-node.content.length);
+    } else {
+      content.push(node.content);
+      contentLength.push(node.content.length);
+    }
     tokenCounts.push(node.tokenCount);
     time.push(ms - lastTime);
     lastTime = ms;
@@ -173,6 +188,7 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
     status: status.join(""),
     partial: partial.join(""),
     content: content.join(""),
+    wide: wide.join(""),
     contentLength,
     tokens: tokenCounts,
     time,
@@ -199,6 +215,7 @@ export function unpackLedger(packed: PackedLedger): WireNode[] {
   let ms = 0;
   let createdAt = "";
   let from = 0;
+  let fromWide = 0;
   ids.forEach((raw, i) => {
     while (out[at] !== undefined) at += 1;
     const p = packed.pred[i] ?? 0;
@@ -209,9 +226,15 @@ export function unpackLedger(packed: PackedLedger): WireNode[] {
     // Consecutive nodes written in the same millisecond share one string.
     if (delta !== 0 || createdAt === "") createdAt = new Date((ms += delta)).toISOString();
     const partial = letter(PARTIAL_OF, packed.partial[i], "partial");
-    const to = from + (packed.contentLength[i] ?? 0);
-    const content = packed.content.slice(from, to);
-    from = to;
+    const length = packed.contentLength[i] ?? 0;
+    let content: string;
+    if (length < 0) {
+      content = packed.wide.slice(fromWide, fromWide - length);
+      fromWide -= length;
+    } else {
+      content = packed.content.slice(from, from + length);
+      from += length;
+    }
     const node: WireNode = {
       id: asNodeId(raw),
       sessionId: packed.sessionId,

@@ -16,26 +16,35 @@ export type LeanNode = LedgerNode & { readonly partial: "reads" };
 /** The three shapes `GET .../nodes?view=` serves. */
 export type NodeView = "full" | "lean" | "skeleton";
 
-/** The longest card label, in characters (the `…` included). */
+/** The longest card label, in characters (the cut mark included). */
 export const LABEL_MAX_CHARS = 90;
 
 /** Lines of a text the label looks at: a card never shows what lies further down. */
 const LABEL_LINES = 20;
 
 /**
- * `line` cut to at most `max` characters with `…` — never between the two halves of a
- * character outside the BMP (an emoji): half a character is not text, and the page's payload
- * would turn it into U+FFFD.
+ * What ends a cut label: three full stops, not "…". A label of Latin-1 text is then held
+ * in one byte a character on the page (V8 stores a string with any other character in two),
+ * and a large session's page holds one label per node (6.4 MB at 100,000 nodes). A card
+ * shows two lines of its label and draws its own ellipsis where it clips.
+ */
+export const CUT_MARK = "...";
+
+/**
+ * `line` cut to at most `max` characters, ending with {@link CUT_MARK} — never between the
+ * two halves of a character outside the BMP (an emoji): half a character is not text, and
+ * the page's payload would turn it into U+FFFD.
  */
 function cut(line: string, max: number): string {
-  const end = max - 1;
+  const end = max - CUT_MARK.length;
   const last = line.charCodeAt(end - 1);
   const inPair = last >= 0xd800 && last <= 0xdbff;
-  return `${line.slice(0, inPair ? end - 1 : end)}…`;
+  return `${line.slice(0, inPair ? end - 1 : end)}${CUT_MARK}`;
 }
 
 /**
- * The first non-empty line of `text` (within its first 20 lines), cut to `max` with `…`.
+ * The first non-empty line of `text` (within its first 20 lines), cut to `max` with
+ * {@link CUT_MARK}.
  * Reads only as far as that line (a long reply is not split whole for its label).
  * Idempotent: a label is its own label.
  */

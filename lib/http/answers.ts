@@ -332,8 +332,15 @@ export const packedLedgerSchema = named(
         kind: z.string().describe("One letter per packed node: r u a t s n"),
         status: z.string().describe("One letter per packed node: c s i e"),
         partial: z.string().describe("One letter per packed node: - whole, r reads, s skeleton"),
-        content: z.string().describe("The packed nodes' contents, one after the other"),
-        contentLength: z.array(z.number().int().min(0)),
+        content: z
+          .string()
+          .describe("The packed nodes' contents of Latin-1 characters only, one after the other"),
+        wide: z
+          .string()
+          .describe("The packed nodes' other contents, one after the other"),
+        contentLength: z
+          .array(z.number().int())
+          .describe("Per packed node, its content's length; negated for a content in `wide`"),
         tokens: z.array(z.number().int().min(0)),
         time: z.array(z.number().int()).describe("createdAt in ms minus the previous one's"),
         metadata: z.record(positionKey(), nodeMetadataSchema),

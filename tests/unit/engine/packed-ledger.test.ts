@@ -89,7 +89,11 @@ describe("the session page's ledger in columns", () => {
         const travelled = JSON.parse(JSON.stringify(packed)) as typeof packed;
         expect(unpackLedger(travelled)).toStrictEqual(JSON.parse(JSON.stringify(nodes)));
         // A long string travels as UTF-8 in the page's payload: the column must survive it.
-        expect(/\p{Cs}/u.test(packed.content)).toBe(false);
+        expect(/\p{Cs}/u.test(packed.content + packed.wide)).toBe(false);
+        // Latin-1 contents travel apart from the others: one byte a character on the page.
+        expect(/[\u0100-\uffff]/.test(packed.content)).toBe(false);
+        const inWide = packed.contentLength.filter((n) => n < 0).reduce((a, n) => a - n, 0);
+        expect(inWide).toBe(packed.wide.length);
       }),
       { numRuns: 300 },
     );

@@ -25,17 +25,20 @@ function world() {
 describe("wire shapes (docs/big-sessions.md)", () => {
   it("[R113] the label is the first non-empty line of the first 20, at most 90 characters", () => {
     expect(firstLine("\n  \n  hello world  \nsecond")).toBe("hello world");
-    expect(firstLine("x".repeat(200))).toBe(`${"x".repeat(LABEL_MAX_CHARS - 1)}…`);
+    expect(firstLine("x".repeat(200))).toBe(`${"x".repeat(LABEL_MAX_CHARS - 3)}...`);
+    expect(firstLine("x".repeat(200))).toHaveLength(LABEL_MAX_CHARS);
     expect(firstLine("x".repeat(90))).toBe("x".repeat(90));
     expect(firstLine(`${"\n".repeat(20)}too deep`)).toBe("");
     expect(firstLine("")).toBe("");
+    // The cut mark is Latin-1, so a label of Latin-1 text is one byte a character on the page.
+    expect(/[\u0100-\uffff]/.test(firstLine(`café ${"é".repeat(200)}`))).toBe(false);
     // Never half an emoji: the cut backs off before a pair it would split.
     const emoji = "😀";
-    const cutInside = `${"x".repeat(LABEL_MAX_CHARS - 2)}${emoji}${"y".repeat(20)}`;
-    expect(firstLine(cutInside)).toBe(`${"x".repeat(LABEL_MAX_CHARS - 2)}…`);
+    const cutInside = `${"x".repeat(LABEL_MAX_CHARS - 4)}${emoji}${"y".repeat(20)}`;
+    expect(firstLine(cutInside)).toBe(`${"x".repeat(LABEL_MAX_CHARS - 4)}...`);
     expect(/\p{Cs}/u.test(firstLine(cutInside))).toBe(false);
-    const cutAfter = `${"x".repeat(LABEL_MAX_CHARS - 3)}${emoji}${"y".repeat(20)}`;
-    expect(firstLine(cutAfter)).toBe(`${"x".repeat(LABEL_MAX_CHARS - 3)}${emoji}…`);
+    const cutAfter = `${"x".repeat(LABEL_MAX_CHARS - 5)}${emoji}${"y".repeat(20)}`;
+    expect(firstLine(cutAfter)).toBe(`${"x".repeat(LABEL_MAX_CHARS - 5)}${emoji}...`);
     expect(firstLineOfPrefix(cutInside, false)).toBe(firstLine(cutInside));
   });
 
