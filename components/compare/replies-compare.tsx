@@ -3,6 +3,7 @@
 import { useCallback, useMemo } from "react";
 import type { NodeId } from "@/lib/engine/ids";
 import { useSession, useSessionStoreApi } from "@/components/session/session-context";
+import { childIds } from "@/components/session/ledger-merge";
 import type { SessionState } from "@/components/session/session-store";
 import { CompareView, type CompareColumn } from "./compare-view";
 import { replyFigures } from "./reply-figures";
@@ -41,7 +42,7 @@ export function RepliesCompare({
   );
 
   const replies = useMemo(() => {
-    const ids = (children.get(parentId) ?? []).filter((id) => nodes.get(id)?.kind === "assistant");
+    const ids = childIds(children.get(parentId)).filter((id) => nodes.get(id)?.kind === "assistant");
     const at = first === null ? -1 : ids.indexOf(first);
     return at > 0 ? [ids[at] as NodeId, ...ids.filter((id) => id !== first)] : ids;
   }, [children, nodes, parentId, first]);

@@ -1,7 +1,7 @@
 import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
-import type { Ledger } from "./ledger-merge";
+import { childIds, type Ledger } from "./ledger-merge";
 
 /**
  * The versions of a message — the `‹ 2/3 ›` of the transcript, the graph's `2/3` tag, the
@@ -13,12 +13,10 @@ import type { Ledger } from "./ledger-merge";
 /** The part of the ledger the version rules read. */
 export type VersionLedger = Pick<Ledger, "nodes" | "children">;
 
-const NO_CHILDREN: readonly NodeId[] = [];
-
 /** `childrenOf` over the index, for the engine's branch rules (versionsUnder, branchTip). */
 export function childrenLookup(ledger: VersionLedger): (id: NodeId) => readonly LedgerNode[] {
   return (id) =>
-    (ledger.children.get(id) ?? NO_CHILDREN).flatMap((c) => {
+    childIds(ledger.children.get(id)).flatMap((c) => {
       const n = ledger.nodes.get(c);
       return n ? [n] : [];
     });
@@ -62,16 +60,19 @@ const NO_VERSIONS: VersionIds = { count: 0, index: new Map() };
 function versionIdsBelow(ledger: VersionLedger, parent: LedgerNode): VersionIds {
   const kids = ledger.children.get(parent.id);
   if (kids === undefined) return NO_VERSIONS;
+  // One child: one version or none, found at once (no list to key a cache on).
+  if (typeof kids === "string") return idsOf(versionsBelow(ledger, parent));
   const held = versionIdsOf.get(kids);
   if (held !== undefined) return held;
-  const versions = versionsBelow(ledger, parent);
-  const made: VersionIds = {
-    count: versions.length,
-    index: new Map(versions.map((v, i) => [v.id, i])),
-  };
+  const made = idsOf(versionsBelow(ledger, parent));
   versionIdsOf.set(kids, made);
   return made;
 }
+
+const idsOf = (versions: readonly LedgerNode[]): VersionIds => ({
+  count: versions.length,
+  index: new Map(versions.map((v, i) => [v.id, i])),
+});
 
 /** How many versions `parent` has below it: O(1) once its children list was seen. */
 export function versionCountBelow(ledger: VersionLedger, parent: LedgerNode): number {

@@ -1,3 +1,4 @@
+import { childIds } from "@/components/session/ledger-merge";
 import { describe, expect, it, vi } from "vitest";
 import * as graphModule from "@/lib/engine/build-graph";
 import {
@@ -227,16 +228,16 @@ describe("[R120] a streamed token costs O(its node), not O(the ledger)", () => {
 
   it("[R120] children are indexed by predecessor in seq order, kept up to date incrementally", () => {
     const s = storeOf([wire("R", null, 0), wire("b", "R", 5), wire("a", "R", 2)], "a");
-    expect(s.getState().children.get("R")).toEqual(["a", "b"]);
+    expect(childIds(s.getState().children.get("R"))).toEqual(["a", "b"]);
     expect(s.getState().maxSeq).toBe(5);
     // An older sibling arriving late lands in its seq place; the others keep theirs.
     s.getState().merge([wire("c", "R", 9), wire("z", "R", 3)]);
-    expect(s.getState().children.get("R")).toEqual(["a", "z", "b", "c"]);
+    expect(childIds(s.getState().children.get("R"))).toEqual(["a", "z", "b", "c"]);
     expect(s.getState().maxSeq).toBe(9);
     const kids = childrenLookup(s.getState());
     expect(kids(id("R")).map((n) => n.id)).toEqual(["a", "z", "b", "c"]);
     s.getState().removeNodes([id("z"), id("c")]);
-    expect(s.getState().children.get("R")).toEqual(["a", "b"]);
+    expect(childIds(s.getState().children.get("R"))).toEqual(["a", "b"]);
     expect(s.getState().nodes.get("z")).toBeUndefined();
     // The highest seq held never goes back: a catch-up never asks for removed nodes again.
     expect(s.getState().maxSeq).toBe(9);
@@ -570,7 +571,7 @@ describe("[R122] catching up asks for what came after, never the whole ledger", 
     expect(st.nodes.get("u2b")).toBeDefined();
     expect(st.nodes.get("u2")).toBeUndefined();
     expect(st.nodes.get("T")).toBeUndefined();
-    expect(st.children.get("a1")).toEqual(["u2b"]);
+    expect(childIds(st.children.get("a1"))).toEqual(["u2b"]);
     expect("removed" in st.session).toBe(false);
     expect(kept).toBe(st.session);
   });
@@ -733,7 +734,7 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
     ]);
     expect(s.getState().complete).toBe(true);
     expect(s.getState().nodes.get("y6")?.partial).toBe("skeleton");
-    expect(s.getState().children.get("x5")).toEqual(["y6"]);
+    expect(childIds(s.getState().children.get("x5"))).toEqual(["y6"]);
     expect(s.getState().nodes.get("old")).toBeUndefined();
     // The spine's lean copies never regress to the pass's skeletons.
     expect(s.getState().nodes.get("n3")?.partial).toBeUndefined();
@@ -780,7 +781,7 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
     await s.getState().whenComplete();
     const st = s.getState();
     expect(st.nodes.get("z7")?.partial).toBeUndefined();
-    expect(st.children.get("n4")).toEqual(["z7"]);
+    expect(childIds(st.children.get("n4"))).toEqual(["z7"]);
     expect(st.nodes.get("y6")).toBeUndefined();
     expect(st.children.get("x5")).toBeUndefined();
     // The append, then the fill's rest in one change (the delete found nothing held).
@@ -796,7 +797,7 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
     });
     await s.getState().whenComplete();
     expect(s.getState().nodes.get("g")).toBeUndefined();
-    expect(s.getState().children.get("n1")).toEqual(["n2", "x5"]);
+    expect(childIds(s.getState().children.get("n1"))).toEqual(["n2", "x5"]);
     expect(s.getState().nodes.get("y6")).toBeDefined();
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
   appendDelta,
+  childIds,
   indexLedger,
   mergeCopies,
   nodeOf,
@@ -85,7 +86,7 @@ describe("the ledger's merge rules, pure", () => {
     expect(before.nodes.size).toBe(10_001);
     expect(after.nodes.get("x")?.seq).toBe(10_001);
     expect(before.nodes.get("x")).toBeUndefined();
-    expect(after.children.get("n10000")).toEqual(["x"]);
+    expect(childIds(after.children.get("n10000"))).toEqual(["x"]);
     expect(after.maxSeq).toBe(10_001);
     // The versions share all but the path to the new entry: a few branches of 32 slots.
     expect(walked(before, after)).toBeLessThan(200);
@@ -135,5 +136,20 @@ describe("the ledger's merge rules, pure", () => {
     expect(removeFromLedger(pruned, [id("n3")])).toBeNull();
     const removed = new Set(["n3"]);
     expect(mergeCopies(pruned, [wire("n3", "n2", 3)], (x) => removed.has(x))).toBeNull();
+  });
+
+  it("[R289] a parent with one child holds the id alone; a second makes a list in seq order, a removal one again", () => {
+    const built = indexLedger(chain(3));
+    // One child each: the id itself, no array (28 bytes less a parent on the page).
+    expect(built.children.get("n1")).toBe("n2");
+    const forked = mergeCopies(built, [wire("z", "n1", 9), wire("y", "n1", 8)])?.ledger;
+    if (forked === undefined) throw new Error("no change");
+    expect(forked.children.get("n1")).toEqual(["n2", "y", "z"]);
+    const again = removeFromLedger(forked, [id("y"), id("z")]);
+    expect(again?.children.get("n1")).toBe("n2");
+    // Built at once from the same nodes, the index is the one merging them made.
+    const whole = indexLedger([...chain(3), wire("z", "n1", 9), wire("y", "n1", 8)]);
+    expect(whole.children.get("n1")).toEqual(["n2", "y", "z"]);
+    expect(childIds(whole.children.get("n3"))).toEqual([]);
   });
 });
