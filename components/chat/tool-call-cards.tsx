@@ -10,7 +10,7 @@ import {
   useSessionStoreApi,
 } from "@/components/session/session-context";
 import { withWholeLedger, type SessionState } from "@/components/session/session-store";
-import type { WireNode } from "@/lib/engine/wire-node";
+import { firstLine, type WireNode } from "@/lib/engine/wire-node";
 import { versionTip } from "@/components/session/versions";
 import { Markdown } from "./markdown";
 import { cx } from "@/components/ui/cx";
@@ -47,12 +47,10 @@ interface CallState {
   readonly branch: WireNode | undefined;
 }
 
-/** A node's text matches `text`; a skeleton's label is the first line, maybe cut short. */
-function sameText(node: WireNode, text: string): boolean {
+/** A node's text matches `text`; a skeleton's content is the label of its text (`firstLine`). */
+export function sameText(node: WireNode, text: string): boolean {
   if (node.partial !== "skeleton") return node.content === text;
-  const label = node.content.replace(/…$/, "").trim();
-  const first = text.split("\n").find((l) => l.trim()) ?? "";
-  return label !== "" && first.trim().startsWith(label);
+  return node.content !== "" && firstLine(text) === node.content;
 }
 
 /**
