@@ -36,13 +36,15 @@ export interface PackedLedger {
    * where 100,000 strings were 100,000 values to serialise and parse.
    *
    * Split by width: a content of Latin-1 characters only goes in `content`, any other in
-   * `wide`, its length negated in `contentLength`. The browser holds a string with one
+   * `wide`, its length negated in `contentLengths`. The browser holds a string with one
    * character past U+00FF in two bytes a character, and its contents are slices of these
    * strings — one curly quote in a page's labels would double the memory of them all.
+   * (The lengths were `contentLength`, all ≥ 0, before the split: renamed, so a reader of
+   * the older form fails on a page of this one instead of slicing it wrong.)
    */
   readonly content: string;
   readonly wide: string;
-  readonly contentLength: readonly number[];
+  readonly contentLengths: readonly number[];
   readonly tokens: readonly number[];
   /** Per packed node: its `createdAt` in ms, minus the previous packed node's. */
   readonly time: readonly number[];
@@ -120,7 +122,7 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
   const partial: string[] = [];
   const content: string[] = [];
   const wide: string[] = [];
-  const contentLength: number[] = [];
+  const contentLengths: number[] = [];
   const tokenCounts: number[] = [];
   const time: number[] = [];
   const metadata: Record<number, NodeMetadata> = {};
@@ -165,10 +167,10 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
     partial.push(LETTER_OF_PARTIAL.get(node.partial ?? "whole") ?? "");
     if (WIDE_CHARACTER.test(node.content)) {
       wide.push(node.content);
-      contentLength.push(-node.content.length);
+      contentLengths.push(-node.content.length);
     } else {
       content.push(node.content);
-      contentLength.push(node.content.length);
+      contentLengths.push(node.content.length);
     }
     tokenCounts.push(node.tokenCount);
     time.push(ms - lastTime);
@@ -189,7 +191,7 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
     partial: partial.join(""),
     content: content.join(""),
     wide: wide.join(""),
-    contentLength,
+    contentLengths,
     tokens: tokenCounts,
     time,
     metadata,
@@ -226,7 +228,7 @@ export function unpackLedger(packed: PackedLedger): WireNode[] {
     // Consecutive nodes written in the same millisecond share one string.
     if (delta !== 0 || createdAt === "") createdAt = new Date((ms += delta)).toISOString();
     const partial = letter(PARTIAL_OF, packed.partial[i], "partial");
-    const length = packed.contentLength[i] ?? 0;
+    const length = packed.contentLengths[i] ?? 0;
     let content: string;
     if (length < 0) {
       content = packed.wide.slice(fromWide, fromWide - length);

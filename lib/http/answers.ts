@@ -335,10 +335,8 @@ export const packedLedgerSchema = named(
         content: z
           .string()
           .describe("The packed nodes' contents of Latin-1 characters only, one after the other"),
-        wide: z
-          .string()
-          .describe("The packed nodes' other contents, one after the other"),
-        contentLength: z
+        wide: z.string().describe("The packed nodes' other contents, one after the other"),
+        contentLengths: z
           .array(z.number().int())
           .describe("Per packed node, its content's length; negated for a content in `wide`"),
         tokens: z.array(z.number().int().min(0)),

@@ -92,7 +92,7 @@ describe("the session page's ledger in columns", () => {
         expect(/\p{Cs}/u.test(packed.content + packed.wide)).toBe(false);
         // Latin-1 contents travel apart from the others: one byte a character on the page.
         expect(/[\u0100-\uffff]/.test(packed.content)).toBe(false);
-        const inWide = packed.contentLength.filter((n) => n < 0).reduce((a, n) => a - n, 0);
+        const inWide = packed.contentLengths.filter((n) => n < 0).reduce((a, n) => a - n, 0);
         expect(inWide).toBe(packed.wide.length);
       }),
       { numRuns: 300 },
