@@ -1,7 +1,7 @@
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
 import { firstLine, type WireNode } from "@/lib/engine/wire-node";
-import { diffMaps, PersistentMap } from "./persistent-map";
+import { diffMaps, inserted, PersistentMap } from "./persistent-map";
 
 /**
  * The browser's copy of a session's ledger and the pure rules that change it: merging
@@ -137,7 +137,7 @@ function insertBySeq(
   while (at > 0 && seqOf(list[at - 1] as NodeId) > seq) at--;
   // At its exact length: a list grown in place keeps room for 17 ids (5.4 MB of empty room
   // in the children of a 100,000-node page, measured in Chromium).
-  return list.toSpliced(at, 0, id);
+  return inserted(list, at, id);
 }
 
 /** A node carries its key: the ledger's node map holds each node bare, without a leaf. */
