@@ -3,6 +3,7 @@ import { expect, test } from "./support/test";
 import { bigLedger, bigLedgerId } from "../tests/support/big-ledger";
 import { saveScreenshot } from "./support/screenshots";
 import { send } from "./support/session";
+import { CUT_MARK } from "../lib/engine/wire-node";
 
 const DEAD = "A dead branch to check out and delete";
 
@@ -89,7 +90,9 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   const early = file.nodes[5]!.content;
   const page0 = await page.request.get(`/api/sessions/${id}/nodes?view=skeleton&limit=20`);
   const { nodes } = (await page0.json()) as { nodes: { id: string; content: string }[] };
-  const target = nodes.find((n) => early.startsWith(n.content.replace(/…$/, "")));
+  const label = (text: string) =>
+    text.endsWith(CUT_MARK) ? text.slice(0, -CUT_MARK.length) : text;
+  const target = nodes.find((n) => early.startsWith(label(n.content)));
   expect(target).toBeDefined();
   await page.goto(`/s/${id}?node=${target!.id}`);
   await expect(page.locator("article", { hasText: early.slice(0, 30) })).toBeInViewport();

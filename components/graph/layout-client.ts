@@ -525,8 +525,8 @@ export class GraphModelClient {
    * 26-character id came eight times (card, edges, arrows, row) and each card and edge its
    * own "assistant", "complete", "turn", "out"… — 16 MB of copies of nine words and 25 MB of
    * ids, a third of the page's heap — and each card its label, which for a node the page
-   * holds as a skeleton is the very text the store holds (19 MB: a label cut with "…" is a
-   * two-byte string).
+   * holds as a skeleton is the very text the store holds (19 MB then, when a label cut with
+   * "…" was a two-byte string).
    *
    * An object read from a message is built property by property, its fields past the first
    * four in a separate array; a literal holds them in the object (a turn card and its data:

@@ -1,7 +1,7 @@
 "use client";
 
 import { Handle, Position, type NodeProps } from "@xyflow/react";
-import { memo, useMemo } from "react";
+import { memo, useMemo, useState } from "react";
 import type { NodeKind, NodeStatus } from "@/lib/engine/types";
 import { PaperclipIcon } from "@/components/ui/file-icons";
 import { useSession } from "@/components/session/session-context";
@@ -71,10 +71,12 @@ function TurnCardView({ id, data }: NodeProps<TurnNode>) {
   // The text is the store's node's (the page's cards carry none, [R138]); a node's copy
   // changes only structurally, so a streamed token re-renders no card.
   const node = useSession((st) => st.nodes.get(id));
-  const text = useMemo(
-    () => (node === undefined ? (data.text ?? "") : cardText(node)),
-    [node, data.text],
-  );
+  // A node just removed keeps its card until the worker's next layout: it keeps its text
+  // (the text last shown, kept in state as React's "adjusting state on a prop change").
+  const fromStore = useMemo(() => (node === undefined ? null : cardText(node)), [node]);
+  const [lastText, setLastText] = useState(data.text ?? "");
+  if (fromStore !== null && fromStore !== lastText) setLastText(fromStore);
+  const text = fromStore ?? lastText;
   return (
     <div
       className={cx(
