@@ -42,7 +42,9 @@ export function RepliesCompare({
   );
 
   const replies = useMemo(() => {
-    const ids = childIds(children.get(parentId)).filter((id) => nodes.get(id)?.kind === "assistant");
+    const ids = childIds(children.get(parentId)).filter(
+      (id) => nodes.get(id)?.kind === "assistant",
+    );
     const at = first === null ? -1 : ids.indexOf(first);
     return at > 0 ? [ids[at] as NodeId, ...ids.filter((id) => id !== first)] : ids;
   }, [children, nodes, parentId, first]);
