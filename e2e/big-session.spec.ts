@@ -63,6 +63,11 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   // its card mounts), and check it out with a double-click.
   const pane = graph.locator(".react-flow");
   const headCard = graph.locator(".react-flow__node", { hasText: headText });
+  // Once the rest of the ledger is laid out ([R294]): the redraw that brings it moves the
+  // cards, and the view follows HEAD's card, not the selection.
+  await expect(graph.locator('[aria-label="Conversation graph"][aria-busy="false"]')).toBeAttached({
+    timeout: 60_000,
+  });
   await headCard.click();
   // The detail panel opened below the graph and took some of its height: the selected card
   // stays in the pane, clear of the minimap and "Back to HEAD" ([R183]).
