@@ -14,6 +14,7 @@ import {
   type FlowEdge,
   type FrameFlowNode,
   type Glow,
+  type Lines,
   type Point,
   type SideFlowNode,
   type TurnFlowNode,
@@ -161,5 +162,15 @@ export function edge(
     data,
     // Plain words on the picture; the precise term ("raw context") is in the docs.
     ...(data.variant === "raw" ? { label: RAW_LABEL } : {}),
+  };
+}
+
+/** The {@link Lines} over a list of edges, by the card each leads into. */
+export function linesOf(edges: Iterable<FlowEdge>): Lines {
+  const byTarget = new Map<string, FlowEdge>();
+  for (const e of edges) byTarget.set(e.target, e);
+  return {
+    sourceOf: (card) => byTarget.get(card.id)?.source ?? null,
+    into: (card) => byTarget.get(card.id) ?? null,
   };
 }

@@ -58,14 +58,28 @@ function portHandles(width: number, height: number, ports: readonly Port[]): Nod
  * the proof that the layout's types map 1:1 onto React Flow's.
  */
 function toFlowNode(node: FlowNode): GraphNode {
-  const measured = { width: node.width, height: node.height };
+  // Field by field, not a spread: the page's cards may hold more than React Flow's node (a
+  // turn card is a class whose position is itself, its line on it: layout-client.ts).
+  const base = {
+    id: node.id,
+    position: { x: node.position.x, y: node.position.y },
+    width: node.width,
+    height: node.height,
+    measured: { width: node.width, height: node.height },
+  };
   switch (node.type) {
     case "turn":
-      return { ...node, measured, handles: cardHandles(node.width, node.height) };
+      return {
+        ...base,
+        type: "turn",
+        data: node.data,
+        handles: cardHandles(node.width, node.height),
+      };
     case "capsule":
       return {
-        ...node,
-        measured,
+        ...base,
+        type: "capsule",
+        data: node.data,
         handles: [
           ...cardHandles(node.width, node.height),
           ...portHandles(node.width, node.height, node.data.ports),
@@ -75,11 +89,18 @@ function toFlowNode(node: FlowNode): GraphNode {
       // Only its capsule and caption take the pointer: an unfolded nested summary's frame
       // holds frames of its own, whose edges would otherwise cover the outer caption's Fold
       // (and the outer frame the inner ones' capsules).
-      return { ...node, measured, handles: [], style: { pointerEvents: "none" } };
+      return {
+        ...base,
+        type: "frame",
+        data: node.data,
+        handles: [],
+        style: { pointerEvents: "none" },
+      };
     case "side":
       return {
-        ...node,
-        measured,
+        ...base,
+        type: "side",
+        data: node.data,
         handles: [dot(HANDLE.in, "target", Position.Left, 0, node.height / 2)],
       };
   }

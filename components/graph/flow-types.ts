@@ -134,6 +134,18 @@ export interface FlowEdge {
   readonly label?: string;
 }
 
+/**
+ * The lines of a model, read through the card each leads into. Every card hangs under at
+ * most one card, so a card names its line (whose id is the card's): a large graph's page
+ * holds each line on its card and makes the line object only for a card drawn ([R138]).
+ */
+export interface Lines {
+  /** The card the line into `card` comes from; null for a card with none (ROOT, a frame). */
+  sourceOf(card: FlowNode): string | null;
+  /** The line into `card`, the same object while the card is; null for a card with none. */
+  into(card: FlowNode): FlowEdge | null;
+}
+
 /** Where each arrow key leads from a drawn node (graph.md, Interaction). */
 export interface NavEntry {
   readonly up: string | null;

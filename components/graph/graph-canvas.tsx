@@ -21,7 +21,8 @@ import { useCompare } from "@/components/compare/compare-context";
 import { useShowShortcuts } from "@/components/shortcuts/shortcuts-provider";
 import { CapsuleCard, FrameCard } from "./capsule-card";
 import { flowNodeOf, type GraphEdge, type GraphNode } from "./flow-node-types";
-import type { FlowEdge, FlowNode } from "./flow-types";
+import { linesOf } from "./flow-elements";
+import type { FlowNode, Lines } from "./flow-types";
 import { GraphEdgeLine } from "./graph-edge";
 import { GraphMinimap } from "./graph-minimap";
 import s from "./graph.module.css";
@@ -42,7 +43,7 @@ const EDGE_TYPES = { spindle: GraphEdgeLine };
 
 const EMPTY_ROWS: ReadonlyMap<NodeId, PageRow> = new Map();
 const EMPTY_CARDS: ReadonlyMap<string, FlowNode> = new Map();
-const EMPTY_EDGES: ReadonlyMap<string, FlowEdge> = new Map();
+const NO_LINES: Lines = linesOf([]);
 const noMoves = () => Promise.resolve(null);
 
 const selectCover = (st: ReactFlowState) => coverKey(st.transform, st.width, st.height);
@@ -174,7 +175,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   // the viewport, recomputed when the view crosses a tile edge ([R138]). Cards keep their
   // React Flow node across changes, so React Flow re-adopts only the ones that changed.
   const cover = useStore(selectCover);
-  const lines = model?.edges ?? EMPTY_EDGES;
+  const lines = model?.edges ?? NO_LINES;
   const shown = useMemo(
     () => (big ? visibleElements(cards, lines, coverRect(cover)) : allElements(cards, lines)),
     [cards, lines, big, cover],

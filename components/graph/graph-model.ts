@@ -2,7 +2,8 @@ import { buildGraph, type GraphRow, type GraphView } from "@/lib/engine/build-gr
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { provenanceMarks } from "@/lib/engine/provenance-marks";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
-import type { FlowEdge, FlowNode, GraphLayout, NavEntry } from "./flow-types";
+import { linesOf } from "./flow-elements";
+import type { FlowEdge, FlowNode, GraphLayout, Lines, NavEntry } from "./flow-types";
 import { layoutGraph } from "./layout";
 import { navigate, type NavKey } from "./nav";
 import { pageRow, type PageRow } from "./page-row";
@@ -32,7 +33,8 @@ export interface GraphModel {
   readonly rowOf: (id: NodeId) => Promise<PageRow | null>;
   /** The drawn cards by id. */
   readonly cards: ReadonlyMap<string, FlowNode>;
-  readonly edges: ReadonlyMap<string, FlowEdge>;
+  /** The lines between them, read through the card each leads into. */
+  readonly edges: Lines;
   /**
    * Where an arrow key leads from a drawn card (graph.md, Interaction). A large graph's
    * arrows stay in the worker, which answers this ([R138]): the page holds no entry per card
@@ -72,7 +74,7 @@ export function modelOf(view: GraphView, opts: ModelOptions, cache?: LayoutCache
     summaries: new Map(summaryRows(view).map((row) => [row.id, row])),
     rowOf: (id) => Promise.resolve(rows.get(id) ?? null),
     cards: new Map(layout.nodes.map((card) => [card.id, card])),
-    edges: new Map(layout.edges.map((e) => [e.id, e])),
+    edges: linesOf(layout.edges),
     navigate: (from, key) => Promise.resolve(navigate(layout.nav, from, key)),
   };
 }

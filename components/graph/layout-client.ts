@@ -1,7 +1,19 @@
 import type { NodeId } from "@/lib/engine/ids";
 import { pageRow, type PageRow } from "./page-row";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
-import type { EdgeData, FlowEdge, FlowNode, Point, SideFlowNode, TurnLook } from "./flow-types";
+import { edge } from "./flow-elements";
+import {
+  SIZE,
+  type EdgeData,
+  type FlowEdge,
+  type FlowNode,
+  type Lines,
+  type Point,
+  type SideFlowNode,
+  type TurnData,
+  type TurnFlowNode,
+  type TurnLook,
+} from "./flow-types";
 import { diffMaps, type PersistentMap } from "@/components/session/persistent-map";
 import type { NavKey } from "./nav";
 import {
@@ -63,11 +75,15 @@ const windowSize = (): WindowSize | null =>
  * kept by a closure that outlived its render (an effect's cleanup holds the scope of the
  * render that ran the effect) holds no old map. At 100,000 nodes the near-first page's
  * generation, kept that way, was 28,717 rows, cards and edges (about 9 MB) for good.
+ *
+ * A line is held on the card it leads into ({@link HeldCard}); `loose` holds the lines whose
+ * card has not come yet (a part of a large answer brings the lines from its cards, and the
+ * cards they lead to may come in a later part).
  */
 class Generation {
   summaries = new Map<string, PageRow>();
   cards = new Map<string, FlowNode>();
-  edges = new Map<string, FlowEdge>();
+  loose = new Map<string, HeldLine>();
   private next: Generation | null = null;
 
   /** The generation this one forwards to, or itself. */
@@ -83,11 +99,11 @@ class Generation {
     this.next = next;
     this.summaries = new Map();
     this.cards = new Map();
-    this.edges = new Map();
+    this.loose = new Map();
   }
 }
 
-type MapName = "summaries" | "cards" | "edges";
+type MapName = "summaries" | "cards";
 
 /**
  * A read-only view of one of a generation's maps, which the client changes in place, made
@@ -150,25 +166,40 @@ function constant<S extends string>(text: S): S {
   return text;
 }
 
-const edgeData = new Map<string, EdgeData>();
-
 /**
- * One object per look of an edge: an edge's data is four words ({@link EdgeData}), and a
- * graph draws only a handful of combinations of them — one copy each, not one per edge
- * (2.8 MB at 100,000 nodes). The data is never changed in place.
+ * How a line looks, apart from its ends: its handles and its data (four words,
+ * {@link EdgeData}). A graph draws only a handful of combinations of them, so each is one
+ * frozen object shared by every line that looks alike, never changed in place.
  */
-function sharedEdgeData(d: EdgeData): EdgeData {
-  const key = `${d.variant}:${Number(d.spine)}${Number(d.dim)}${Number(d.faded)}`;
-  const known = edgeData.get(key);
+interface LineLook {
+  readonly handles: { readonly source: string; readonly target: string };
+  readonly data: EdgeData;
+}
+
+/** A line as the page holds it for a card not held yet: where it comes from, and its look. */
+interface HeldLine {
+  readonly source: string;
+  readonly look: LineLook;
+}
+
+const lineLooks = new Map<string, LineLook>();
+
+function sharedLineLook(e: FlowEdge): LineLook {
+  const d = e.data;
+  const key = `${e.sourceHandle}>${e.targetHandle}:${d.variant}:${Number(d.spine)}${Number(d.dim)}${Number(d.faded)}`;
+  const known = lineLooks.get(key);
   if (known !== undefined) return known;
-  const data: EdgeData = Object.freeze({
-    variant: constant(d.variant),
-    spine: d.spine,
-    dim: d.dim,
-    faded: d.faded,
+  const look: LineLook = Object.freeze({
+    handles: Object.freeze({ source: constant(e.sourceHandle), target: constant(e.targetHandle) }),
+    data: Object.freeze({
+      variant: constant(d.variant),
+      spine: d.spine,
+      dim: d.dim,
+      faded: d.faded,
+    }),
   });
-  if (edgeData.size < MOST_CONSTANTS) edgeData.set(key, data);
-  return data;
+  if (lineLooks.size < MOST_CONSTANTS) lineLooks.set(key, look);
+  return look;
 }
 
 /** Looks kept for sharing: far more than a session shows; a flood of others is not kept. */
@@ -176,23 +207,93 @@ const MOST_LOOKS = 4_096;
 const turnLooks = new Map<string, TurnLook>();
 
 /**
- * A card's place, as the page holds it: 20 bytes where a point read from a message takes 28
- * (it keeps room for more fields). A class of its own, not a `{ x, y }` literal: that
- * shape is shared with every point React Flow makes, fractional ones among them, and V8
- * then boxes every literal point's coordinates (2.4 MB at 100,000 cards, measured). The
- * layout places cards on whole pixels; `| 0` keeps the coordinates small integers.
+ * A card as the page holds it: the line into it (where it comes from, and its look) rides
+ * on the card. A large graph's page drew every line as an object of its own in a map of its
+ * own (about 6 MB at 100,000 cards); React Flow is given line objects only for the cards
+ * drawn ({@link heldLines}).
  */
-class CardPoint implements Point {
-  readonly x: number;
-  readonly y: number;
-  constructor(x: number, y: number) {
-    this.x = x | 0;
-    this.y = y | 0;
-  }
-}
+type HeldCard = FlowNode & {
+  readonly source?: string | null;
+  readonly look?: LineLook | null;
+};
 
 /**
- * One object per look of a turn card, as for edges ({@link sharedEdgeData}): without its
+ * A turn card as the page holds it: six fields. Kind, width and height are its class's; its
+ * position is itself (its `x` and `y`), so no point object per card. A class of its own,
+ * not a literal: a `{ x, y }` point shares its shape with every point React Flow makes,
+ * fractional ones among them, and V8 then boxes every literal point's coordinates (2.4 MB at
+ * 100,000 cards, measured). The layout places cards on whole pixels; `| 0` keeps the
+ * coordinates small integers.
+ */
+class TurnCard implements TurnFlowNode {
+  declare readonly type: "turn";
+  declare readonly width: number;
+  declare readonly height: number;
+  readonly id: string;
+  readonly data: TurnData;
+  readonly x: number;
+  readonly y: number;
+  readonly source: string | null;
+  readonly look: LineLook | null;
+  constructor(id: string, at: Point, data: TurnData, line: HeldLine | null) {
+    this.id = id;
+    this.data = data;
+    this.x = at.x | 0;
+    this.y = at.y | 0;
+    this.source = line === null ? null : line.source;
+    this.look = line === null ? null : line.look;
+  }
+  get position(): Point {
+    return this;
+  }
+}
+Object.defineProperties(TurnCard.prototype, {
+  type: { value: "turn" },
+  width: { value: SIZE.turn.width },
+  height: { value: SIZE.turn.height },
+});
+
+/** The line a held card carries, or null. */
+function lineOn(card: FlowNode | undefined): HeldLine | null {
+  const held = card as HeldCard | undefined;
+  return held?.source == null || held.look == null
+    ? null
+    : { source: held.source, look: held.look };
+}
+
+/** `card` as the page holds it, carrying `line`. */
+function holding(card: FlowNode, line: HeldLine | null): FlowNode {
+  if (card.type === "turn") return new TurnCard(card.id, card.position, card.data, line);
+  const held: HeldCard = {
+    ...card,
+    source: line === null ? null : line.source,
+    look: line === null ? null : line.look,
+  };
+  return held;
+}
+
+const madeLines = new WeakMap<FlowNode, FlowEdge>();
+
+/**
+ * The lines of the page's model: each read off the card it leads into, its object made when
+ * first asked for (the cards drawn) and kept while the card is — a held card never changes,
+ * a changed line comes on a new card.
+ */
+const heldLines: Lines = {
+  sourceOf: (card) => (card as HeldCard).source ?? null,
+  into(card) {
+    const made = madeLines.get(card);
+    if (made !== undefined) return made;
+    const line = lineOn(card);
+    if (line === null) return null;
+    const e = edge(line.source, card.id, line.look.handles, line.look.data);
+    madeLines.set(card, e);
+    return e;
+  },
+};
+
+/**
+ * One object per look of a turn card, as for lines ({@link sharedLineLook}): without its
  * text (the card reads it from the store), a turn card's data is ten small values, and a
  * large graph's far cards look alike — one copy each, not one per card (5.6 MB at 100,000
  * nodes). Never changed in place.
@@ -481,23 +582,45 @@ export class GraphModelClient {
     if (reply.reset) {
       this.held = new Generation();
     }
-    const { summaries, cards, edges } = this.held;
+    const { summaries, cards, loose } = this.held;
     if (!shared) this.shareAll(reply);
     applyPatch(summaries, reply.summaries, (row) => row.id);
-    applyPatch(cards, reply.cards, (card) => card.id);
-    applyPatch(edges, reply.edges, (e) => e.id);
+    // The lines first, by the card each leads into (null: removed), so that each card is
+    // made once, with its line. A card removed takes its line with it: the worker's lines
+    // all lead into its cards, so that line is removed too.
+    const lines = new Map<string, HeldLine | null>();
+    for (const id of reply.edges.removed) lines.set(id, null);
+    for (const e of reply.edges.upserts) {
+      lines.set(e.target, { source: this.idOf(e.source), look: sharedLineLook(e) });
+    }
+    for (const id of reply.cards.removed) cards.delete(id);
+    for (const card of reply.cards.upserts) {
+      const line = lines.has(card.id)
+        ? (lines.get(card.id) ?? null)
+        : (lineOn(cards.get(card.id)) ?? loose.get(card.id) ?? null);
+      lines.delete(card.id);
+      loose.delete(card.id);
+      cards.set(card.id, holding(card, line));
+    }
+    // Lines changed on cards that did not, and lines whose card is still to come.
+    for (const [id, line] of lines) {
+      const card = cards.get(id);
+      if (card !== undefined) cards.set(id, holding(card, line));
+      else if (line === null) loose.delete(id);
+      else loose.set(id, line);
+    }
   }
 
-  /** Every item of an answer as the page holds it ({@link shareCard}). */
+  /**
+   * Every row and card of an answer sharing the page's strings ({@link shareCard}); its
+   * lines are read into the cards they lead into when it is applied ({@link take}).
+   */
   private shareAll(reply: GraphPatch): void {
     (reply.summaries as Writable<Patch<PageRow>>).upserts = reply.summaries.upserts.map((row) =>
       this.shareRow(row),
     );
     (reply.cards as Writable<Patch<FlowNode>>).upserts = reply.cards.upserts.map((card) =>
       this.shareCard(card),
-    );
-    (reply.edges as Writable<Patch<FlowEdge>>).upserts = reply.edges.upserts.map((e) =>
-      this.shareEdge(e),
     );
   }
 
@@ -519,7 +642,8 @@ export class GraphModelClient {
   }
 
   /**
-   * A card read from a message, sharing the strings the page already holds, as a literal.
+   * A card read from a message, sharing the strings the page already holds; a turn card is
+   * made the page's own when it is applied ({@link take}, {@link TurnCard}).
    *
    * A message brings its own copy of every string in it: at 100,000 nodes, each node's
    * 26-character id came eight times (card, edges, arrows, row) and each card and edge its
@@ -527,57 +651,28 @@ export class GraphModelClient {
    * ids, a third of the page's heap — and each card its label, which for a node the page
    * holds as a skeleton is the very text the store holds (19 MB then, when a label cut with
    * "…" was a two-byte string).
-   *
-   * An object read from a message is built property by property, its fields past the first
-   * four in a separate array; a literal holds them in the object (a turn card and its data:
-   * 6.4 MB less at 100,000 nodes). The literals are typed: a field added to a card is a
-   * compile error here until it is copied.
    */
   private shareCard(card: FlowNode): FlowNode {
-    const id = this.idOf(card.id);
-    if (card.type !== "turn") {
-      const other = card as Writable<FlowNode>;
-      other.id = id;
-      other.type = constant(other.type);
-      if (other.type === "side") {
-        const data = other.data as Writable<SideFlowNode["data"]>;
-        data.kind = constant(data.kind);
-        data.status = constant(data.status);
-        data.text = this.heldText(id, data.text);
-      }
-      return other;
+    const other = card as Writable<FlowNode>;
+    other.id = this.idOf(card.id);
+    other.type = constant(other.type);
+    if (other.type === "turn") {
+      // Its text stays out: the card reads it from the store (a skeleton's content is its
+      // label), and the rest is shared by every card that looks the same.
+      other.data = sharedTurnLook(other.data);
+    } else if (other.type === "side") {
+      const data = other.data as Writable<SideFlowNode["data"]>;
+      data.kind = constant(data.kind);
+      data.status = constant(data.status);
+      data.text = this.heldText(other.id, data.text);
     }
-    // Its text stays out: the card reads it from the store (a skeleton's content is its
-    // label), and the rest is shared by every card that looks the same.
-    const data = sharedTurnLook(card.data);
-    return {
-      id,
-      type: "turn",
-      position: new CardPoint(card.position.x, card.position.y),
-      width: card.width,
-      height: card.height,
-      data,
-    };
+    return other;
   }
 
   /** The store's copy of a node's content when it is `text` (a skeleton's label), else `text`. */
   private heldText(id: string, text: string): string {
     const held = this.synced?.nodes.get(id)?.content;
     return held === text ? held : text;
-  }
-
-  /** An edge read from a message, as a literal sharing the page's strings ({@link shareCard}). */
-  private shareEdge(e: FlowEdge): FlowEdge {
-    const shared: FlowEdge = {
-      id: this.idOf(e.id),
-      type: "spindle",
-      source: this.idOf(e.source),
-      target: this.idOf(e.target),
-      sourceHandle: constant(e.sourceHandle),
-      targetHandle: constant(e.targetHandle),
-      data: sharedEdgeData(e.data),
-    };
-    return e.label === undefined ? shared : { ...shared, label: constant(e.label) };
   }
 
   /**
@@ -598,7 +693,7 @@ export class GraphModelClient {
       >,
       rowOf: this.rowOf,
       cards: new MapView(held, "cards"),
-      edges: new MapView(held, "edges"),
+      edges: heldLines,
       navigate: this.navigate,
     };
   }

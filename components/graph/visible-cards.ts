@@ -1,4 +1,4 @@
-import type { FlowEdge, FlowNode } from "./flow-types";
+import type { FlowEdge, FlowNode, Lines } from "./flow-types";
 
 /** A rectangle in flow coordinates. */
 export interface Rect {
@@ -59,11 +59,8 @@ const overlaps = (card: FlowNode, r: Rect) =>
   card.position.y < r.maxY &&
   card.position.y + card.height > r.minY;
 
-/** Whether an edge between two cards outside `rect` may pass through it (its box does). */
-function crosses(e: FlowEdge, cards: ReadonlyMap<string, FlowNode>, r: Rect): boolean {
-  const a = cards.get(e.source);
-  const b = cards.get(e.target);
-  if (a === undefined || b === undefined) return false;
+/** Whether a line between two cards outside `rect` may pass through it (its box does). */
+function crosses(a: FlowNode, b: FlowNode, r: Rect): boolean {
   return (
     Math.min(a.position.x, b.position.x) < r.maxX &&
     Math.max(a.position.x + a.width, b.position.x + b.width) > r.minX &&
@@ -73,13 +70,14 @@ function crosses(e: FlowEdge, cards: ReadonlyMap<string, FlowNode>, r: Rect): bo
 }
 
 /**
- * The cards inside `rect` and the edges touching or crossing it, with the far end of each such edge
- * (so a line leaving the cover is still drawn to its card). Frames come first, so they are
- * drawn behind the cards they hold. One pass over the cards and one over the edges.
+ * The cards inside `rect` and the lines touching or crossing it, with the far end of each
+ * such line (so a line leaving the cover is still drawn to its card). Frames come first, so
+ * they are drawn behind the cards they hold. Two passes over the cards; a line object is
+ * asked for only for a line shown.
  */
 export function visibleElements(
   cards: ReadonlyMap<string, FlowNode>,
-  edges: ReadonlyMap<string, FlowEdge>,
+  lines: Lines,
   rect: Rect | null,
 ): { nodes: FlowNode[]; edges: FlowEdge[] } {
   if (rect === null) return { nodes: [], edges: [] };
@@ -87,11 +85,17 @@ export function visibleElements(
   for (const card of cards.values()) if (overlaps(card, rect)) inside.add(card.id);
   const shownEdges: FlowEdge[] = [];
   const ends = new Set(inside);
-  for (const e of edges.values()) {
-    if (!inside.has(e.source) && !inside.has(e.target) && !crosses(e, cards, rect)) continue;
-    shownEdges.push(e);
-    ends.add(e.source);
-    ends.add(e.target);
+  for (const card of cards.values()) {
+    const source = lines.sourceOf(card);
+    // A line from a card not held yet (a later part of a large answer) waits for it.
+    const from = source === null ? undefined : cards.get(source);
+    if (source === null || from === undefined) continue;
+    if (!inside.has(source) && !inside.has(card.id) && !crosses(from, card, rect)) continue;
+    const line = lines.into(card);
+    if (line === null) continue;
+    shownEdges.push(line);
+    ends.add(source);
+    ends.add(card.id);
   }
   const frames: FlowNode[] = [];
   const rest: FlowNode[] = [];
@@ -103,13 +107,18 @@ export function visibleElements(
   return { nodes: [...frames, ...rest], edges: shownEdges };
 }
 
-/** Every card, frames first (the small graph's canvas gets them all). */
+/** Every card, frames first, and every line (the small graph's canvas gets them all). */
 export function allElements(
   cards: ReadonlyMap<string, FlowNode>,
-  edges: ReadonlyMap<string, FlowEdge>,
+  lines: Lines,
 ): { nodes: FlowNode[]; edges: FlowEdge[] } {
   const frames: FlowNode[] = [];
   const rest: FlowNode[] = [];
-  for (const card of cards.values()) (card.type === "frame" ? frames : rest).push(card);
-  return { nodes: [...frames, ...rest], edges: [...edges.values()] };
+  const edges: FlowEdge[] = [];
+  for (const card of cards.values()) {
+    (card.type === "frame" ? frames : rest).push(card);
+    const line = lines.into(card);
+    if (line !== null) edges.push(line);
+  }
+  return { nodes: [...frames, ...rest], edges };
 }

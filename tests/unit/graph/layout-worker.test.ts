@@ -153,11 +153,22 @@ function partedClient() {
   return { worker, shown, client };
 }
 
-/** A card as the page holds it: a turn card without its text (the card reads the store's). */
-function withoutText(card: FlowNode): FlowNode {
-  if (card.type !== "turn") return card;
+/**
+ * A card as the layout made it, as plain data — with a turn card's text left out (the page's
+ * cards read the store's) and nothing the page's card holds beyond React Flow's fields (its
+ * line rides on it).
+ */
+function laidOut(card: FlowNode): FlowNode {
+  const { id, type, width, height } = card;
+  const position = { x: card.position.x, y: card.position.y };
+  if (type !== "turn") return { id, type, position, width, height, data: card.data } as FlowNode;
   const { text: _text, ...look } = card.data;
-  return { ...card, data: look };
+  return { id, type, position, width, height, data: look };
+}
+
+/** Every line of a model, by the card it leads into, in the cards' order. */
+function linesIn(model: GraphModel): FlowEdge[] {
+  return [...model.cards.values()].flatMap((card) => model.edges.into(card) ?? []);
 }
 
 /** What the worker's model must equal: the in-place one, with the summaries' rows as the page holds them. */
@@ -170,8 +181,10 @@ function expectModel(model: GraphModel | undefined, view: GraphView, opts: Model
   const sorted = <T>(m: ReadonlyMap<string, T>) =>
     [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
   // The page's turn cards need no text (the card reads the store's); the worker's bring none.
-  expect(sorted(model.cards).map(withoutText)).toEqual(sorted(want.cards).map(withoutText));
-  expect(sorted(model.edges)).toEqual(sorted(want.edges));
+  expect(sorted(model.cards).map(laidOut)).toEqual(sorted(want.cards).map(laidOut));
+  const byTarget = (m: GraphModel) =>
+    sorted(new Map(linesIn(m).map((e) => [e.target, e] as const)));
+  expect(byTarget(model)).toEqual(byTarget(want));
   const summaries = view.nodes.filter((r) => r.kind === "summary");
   expect(sorted(model.summaries)).toEqual(
     sorted(new Map(summaries.map((r) => [r.id, pageRow(r)]))),
@@ -204,9 +217,10 @@ function grownPastTheShown() {
 /** Two models' maps hold the same entries, in the same order. */
 function expectSameMaps(a: GraphModel | undefined, b: GraphModel | undefined) {
   if (a === undefined || b === undefined) throw new Error("no model delivered");
-  for (const name of ["summaries", "cards", "edges"] as const) {
+  for (const name of ["summaries", "cards"] as const) {
     expect([...a[name]]).toEqual([...b[name]]);
   }
+  expect(linesIn(a)).toEqual(linesIn(b));
 }
 
 afterEach(() => {
@@ -476,6 +490,29 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expectModel(shown.at(-1), l.graph("u150"), FOLDED);
   });
 
+  it("[R138] a line that comes before the card it leads into is drawn once the card comes", () => {
+    const { worker, shown, client } = partedClient();
+    const { l } = retriedChat(150);
+    // HEAD mid-chain: the first part holds the lines from its area's lowest cards into the
+    // cards below, which come in later parts.
+    client.request(input(l, "a40"));
+    worker.answer(1);
+    const first = worker.replies[0] as GraphPatch;
+    const ahead = first.edges.upserts.filter(
+      (e) => !first.cards.upserts.some((card) => card.id === e.target),
+    );
+    expect(ahead.length).toBeGreaterThan(0);
+    worker.arrive();
+    expectModel(shown.at(-1), l.graph("a40"), FOLDED);
+    const model = shown.at(-1) as GraphModel;
+    for (const e of ahead) {
+      const card = model.cards.get(e.target) as FlowNode;
+      expect(model.edges.sourceOf(card)).toBe(e.source);
+      // One line object per card while the card is.
+      expect(model.edges.into(card)).toBe(model.edges.into(card));
+    }
+  });
+
   it("[R294] the client is idle only once the newest request is answered whole", () => {
     const { worker, client } = partedClient();
     const idle = vi.fn();
@@ -672,7 +709,8 @@ describe("[R138] the graph built in the worker from what changed", () => {
     const { l, tip } = retriedChat(30);
     client.request(input(l, tip));
     worker.answer();
-    const edges = [...(shown.at(-1)?.edges.values() ?? [])];
+    const model = shown.at(-1);
+    const edges = model === undefined ? [] : linesIn(model);
     expect(edges.length).toBeGreaterThan(60);
     const looks = new Map<string, FlowEdge["data"]>();
     for (const e of edges) {

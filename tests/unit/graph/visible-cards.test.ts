@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FlowEdge, FlowNode } from "@/components/graph/flow-types";
+import { linesOf } from "@/components/graph/flow-elements";
 import { coverKey, coverRect, visibleElements } from "@/components/graph/visible-cards";
 
 function card(id: string, x: number, y: number, type: FlowNode["type"] = "turn"): FlowNode {
@@ -65,7 +66,7 @@ describe("[R138] a large graph's canvas is given the cards around the view", () 
         card("stray", 50_000, 0),
       ].map((c) => [c.id, c]),
     );
-    const edges = new Map([edge("parent", "near"), edge("far", "stray")].map((e) => [e.id, e]));
+    const edges = linesOf([edge("parent", "near"), edge("far", "stray")]);
     const shown = visibleElements(cards, edges, {
       minX: -1000,
       minY: -1000,
@@ -79,7 +80,7 @@ describe("[R138] a large graph's canvas is given the cards around the view", () 
     const across = new Map(
       [card("left", -50_000, 0), card("right", 50_000, 0)].map((c) => [c.id, c]),
     );
-    const line = new Map([edge("left", "right")].map((e) => [e.id, e]));
+    const line = linesOf([edge("left", "right")]);
     const crossing = visibleElements(across, line, {
       minX: -1000,
       minY: -1000,
