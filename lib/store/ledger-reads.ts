@@ -159,8 +159,9 @@ export class LedgerReader implements LedgerReads {
    * With `near`, only the part of a big session the page opens on ([R294]): `near.headId`'s
    * spine, every child of a spine node (each message's versions) and the nodes `full` and
    * `near.also` name. The spine is one recursive walk, the children one probe of the
-   * (sessionId, predecessorId) index per spine node and the rest probes of the primary
-   * key, so the cost follows the spine and its forks, not the ledger.
+   * (sessionId, predecessorId) index per spine node and the named nodes probes of the
+   * primary key, so the cost follows the spine and its forks, not the ledger (nor the
+   * database).
    */
   async skeletonNodes(
     sessionId: SessionId,
@@ -172,21 +173,28 @@ export class LedgerReader implements LedgerReads {
              LENGTH(n."content") AS "length", n."status", n."callerId", n."metadata", n."tokenCount", n."createdAt"`;
     type Row = Omit<NodeRow, "reads"> & { length: number | bigint };
     const named = [...full, ...(near?.also ?? [])];
+    // Near: ROOT (the spine's top) and every child of a spine node — which holds the rest
+    // of the spine — each read straight from the (sessionId, predecessorId) index, then the
+    // named nodes. Driven from the spine (CROSS JOIN keeps SQLite's join order): joined the
+    // other way, SQLite scanned every node of the database to match the near ids.
     const rows = near
       ? await this.ctx.db.$queryRaw<Row[]>`
-      ${spineWalk(sessionId, near.headId)},
-      near(id) AS (
-        SELECT id FROM spine
-        UNION SELECT c."id" FROM spine s CROSS JOIN "Node" c
-               WHERE c."sessionId" = ${sessionId} AND c."predecessorId" = s.id
-        ${named.length > 0 ? Prisma.sql`UNION SELECT "id" FROM "Node" WHERE "id" IN (${Prisma.join(named)}) AND "sessionId" = ${sessionId}` : Prisma.empty}
-      )
-      SELECT ${cols} FROM near JOIN "Node" n ON n."id" = near.id ORDER BY n."seq" ASC`
+      ${spineWalk(sessionId, near.headId)}
+      SELECT ${cols} FROM spine s CROSS JOIN "Node" n WHERE s.pred IS NULL AND n."id" = s.id
+      UNION ALL
+      SELECT ${cols} FROM spine s CROSS JOIN "Node" n
+       WHERE n."sessionId" = ${sessionId} AND n."predecessorId" = s.id
+      ${named.length > 0 ? Prisma.sql`UNION ALL SELECT ${cols} FROM "Node" n WHERE n."id" IN (${Prisma.join(named)}) AND n."sessionId" = ${sessionId}` : Prisma.empty}
+      ORDER BY "seq" ASC`
       : await this.ctx.db.$queryRaw<Row[]>`
       SELECT ${cols} FROM "Node" n WHERE n."sessionId" = ${sessionId} ORDER BY n."seq" ASC`;
     const out: { node: LedgerNode; label?: string }[] = [];
     const whole: NodeId[] = [];
+    // A named node near HEAD comes twice (as a child and by name), next to itself in seq order.
+    let previous: string | null = null;
     for (const row of rows) {
+      if (row.id === previous) continue;
+      previous = row.id;
       const node = nodeFromRow({ ...row, reads: "[]" });
       // Both databases count characters, so a content longer than the prefix was cut.
       const cut = Number(row.length) > SKELETON_PREFIX;
