@@ -63,8 +63,8 @@ test("a 10,000-node session opens, streams, checks out a dead branch from the gr
   // its card mounts), and check it out with a double-click.
   const pane = graph.locator(".react-flow");
   const headCard = graph.locator(".react-flow__node", { hasText: headText });
-  // Once the rest of the ledger is laid out ([R294]): the redraw that brings it moves the
-  // cards, and the view follows HEAD's card, not the selection.
+  // Once the rest of the ledger is laid out ([R294]), so the arrows below walk the whole
+  // graph (a selection made before keeps its place: the last test of this file).
   await expect(graph.locator('[aria-label="Conversation graph"][aria-busy="false"]')).toBeAttached({
     timeout: 60_000,
   });
@@ -165,4 +165,60 @@ test("a version switch on a long session still loading says it waits, and happen
   release();
   await expect(waiting).toHaveCount(0, { timeout: 60_000 });
   await expect.poll(headOf, { timeout: 20_000 }).not.toBe(head);
+});
+
+/**
+ * [R294] The card the user selected while a long session's older branches are still
+ * coming stays where it is on screen when they land and the graph is laid out again —
+ * the view neither loses it nor jumps to HEAD.
+ */
+test("a card selected while the rest loads stays in place when the rest lands", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const file = bigLedger({ total: 6_000, words: 5, title: "E2E selection across the rest" });
+  const imported = await page.request.post("/api/import", {
+    data: file,
+    headers: { origin: baseURL ?? "" },
+  });
+  expect(imported.status(), await imported.text()).toBe(201);
+  const { id } = (await imported.json()) as { id: string };
+
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/nodes\?.*form=columns/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/s/${id}`);
+  const graph = page.getByRole("complementary", { name: "Conversation graph" });
+  // A card other than HEAD's (the view would follow HEAD anyway).
+  const picked = graph.locator('.react-flow__node:not(:has([aria-current="true"]))').first();
+  await expect(picked).toBeVisible();
+  const card = graph.locator(
+    `.react-flow__node[data-id="${await picked.getAttribute("data-id")}"]`,
+  );
+  await card.click();
+  await expect(page.getByRole("region", { name: "Selected node" })).toBeVisible();
+  // Where it settled once the detail panel opened below the graph.
+  let before = await card.boundingBox();
+  await expect
+    .poll(async () => {
+      const was = before;
+      before = await card.boundingBox();
+      return was !== null && before !== null && was.x === before.x && was.y === before.y;
+    })
+    .toBe(true);
+
+  release();
+  await expect(graph.locator('[aria-label="Conversation graph"][aria-busy="false"]')).toBeAttached({
+    timeout: 60_000,
+  });
+  const still = async () => {
+    const [was, now] = [before, await card.boundingBox()];
+    if (was === null || now === null) return false;
+    return Math.abs(now.x - was.x) <= 2 && Math.abs(now.y - was.y) <= 2;
+  };
+  await expect.poll(still).toBe(true);
 });

@@ -249,6 +249,33 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
     move(view);
   }, [cards, selectedId, cardOf, paneSize, move]);
 
+  // A new layout with HEAD on the same node — a big session's rest landing, a branch
+  // deleted elsewhere — may move every card. The card the user selected stays where it is
+  // on screen, if it showed, and HEAD's new place counts as followed: the view neither
+  // loses the selection nor jumps to HEAD. A capsule folded or unfolded moves the view
+  // itself (above), and HEAD moving to another node is followed (below).
+  const selectedCardId = selectedId === null ? null : cardOf(selectedId);
+  const selectedCard = selectedCardId === null ? undefined : cards.get(selectedCardId);
+  const anchor = useRef<{
+    card: FlowNode;
+    headCardId: string | null;
+    expanded: ReadonlySet<NodeId>;
+  } | null>(null);
+  useEffect(() => {
+    const was = anchor.current;
+    anchor.current =
+      selectedCard === undefined ? null : { card: selectedCard, headCardId, expanded };
+    if (was === null || selectedCard === undefined || !initialised.current) return;
+    if (was.card.id !== selectedCard.id || was.headCardId !== headCardId) return;
+    if (was.expanded !== expanded) return;
+    const { x, y } = selectedCard.position;
+    if (was.card.position.x === x && was.card.position.y === y) return;
+    const view = intended();
+    if (!showsIn(was.card, view, paneSize())) return;
+    if (head !== undefined) followed.current = placeOf(head);
+    move(keepInPlace(was.card, view, selectedCard, view.zoom), 0);
+  }, [selectedCard, headCardId, head, expanded, intended, paneSize, move]);
+
   // Follow HEAD: when a new turn or a checkout moves HEAD's card out of view, bring it back
   // at readable size — unless the user has moved the view since.
   useEffect(() => {
@@ -276,8 +303,6 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
   // The pane changed size (the detail panel opened below it or grew with a longer message,
   // the window was resized): the card the user is looking at — the selection, else HEAD
   // while the view follows it — stays in view and clear of the controls, if it showed.
-  const selectedCardId = selectedId === null ? null : cardOf(selectedId);
-  const selectedCard = selectedCardId === null ? undefined : cards.get(selectedCardId);
   const looking = useRef<{ selected: Box | undefined; head: Box | undefined }>({
     selected: undefined,
     head: undefined,
