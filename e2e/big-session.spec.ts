@@ -1,4 +1,4 @@
-import type { Locator } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { bigLedger, bigLedgerId } from "../tests/support/big-ledger";
 import { saveScreenshot } from "./support/screenshots";
@@ -122,22 +122,8 @@ test("a version switch on a long session still loading says it waits, and happen
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  const file = bigLedger({ total: 6_000, words: 5, title: "E2E waiting for the rest" });
-  const imported = await page.request.post("/api/import", {
-    data: file,
-    headers: { origin: baseURL ?? "" },
-  });
-  expect(imported.status(), await imported.text()).toBe(201);
-  const { id } = (await imported.json()) as { id: string };
-
   // The older branches are held back until the clicks below are made.
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  await page.route(/\/nodes\?.*form=columns/, async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto(`/s/${id}`);
+  const { id, release } = await openHoldingRest(page, baseURL, "E2E waiting for the rest");
   // A message with versions, and the way to another one of them.
   const row = page
     .locator("article")
@@ -177,21 +163,7 @@ test("a card selected while the rest loads stays in place when the rest lands", 
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  const file = bigLedger({ total: 6_000, words: 5, title: "E2E selection across the rest" });
-  const imported = await page.request.post("/api/import", {
-    data: file,
-    headers: { origin: baseURL ?? "" },
-  });
-  expect(imported.status(), await imported.text()).toBe(201);
-  const { id } = (await imported.json()) as { id: string };
-
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  await page.route(/\/nodes\?.*form=columns/, async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto(`/s/${id}`);
+  const { release } = await openHoldingRest(page, baseURL, "E2E selection across the rest");
   const graph = page.getByRole("complementary", { name: "Conversation graph" });
   // A card other than HEAD's (the view would follow HEAD anyway).
   const picked = graph.locator('.react-flow__node:not(:has([aria-current="true"]))').first();
@@ -222,3 +194,28 @@ test("a card selected while the rest loads stays in place when the rest lands", 
   };
   await expect.poll(still).toBe(true);
 });
+
+/**
+ * Imports a 6,000-node session (it opens near-first, [R294]) and opens its page with the
+ * older branches held back until `release` is called.
+ */
+async function openHoldingRest(
+  page: Page,
+  baseURL: string | undefined,
+  title: string,
+): Promise<{ id: string; release: () => void }> {
+  const imported = await page.request.post("/api/import", {
+    data: bigLedger({ total: 6_000, words: 5, title }),
+    headers: { origin: baseURL ?? "" },
+  });
+  expect(imported.status(), await imported.text()).toBe(201);
+  const { id } = (await imported.json()) as { id: string };
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/nodes\?.*form=columns/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/s/${id}`);
+  return { id, release };
+}
