@@ -53,7 +53,10 @@ interface Opened {
   readonly bytes: number;
   /** Bytes received by the moment the graph showed its first card. */
   readonly bytesBeforeShown: number;
-  /** From navigation until the graph holds the whole ledger, laid out. */
+  /**
+   * From navigation until the graph holds the whole ledger, laid out: the test's clock, from
+   * just before navigating, so it includes the polling lag the probe keeps out of `shownMs`.
+   */
   readonly wholeMs: number;
   /** The longest main-thread task between the graph showing and holding the whole ledger. */
   readonly restTaskMs: number;

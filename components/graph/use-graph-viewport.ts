@@ -257,24 +257,47 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
   const selectedCardId = selectedId === null ? null : cardOf(selectedId);
   const selectedCard = selectedCardId === null ? undefined : cards.get(selectedCardId);
   const anchor = useRef<{
+    selectedId: NodeId;
     card: FlowNode;
     headCardId: string | null;
     expanded: ReadonlySet<NodeId>;
+    /** A fold or unfold was under way: its own move frames the new layout. */
+    folding: boolean;
   } | null>(null);
   useEffect(() => {
     const was = anchor.current;
-    anchor.current =
-      selectedCard === undefined ? null : { card: selectedCard, headCardId, expanded };
-    if (was === null || selectedCard === undefined || !initialised.current) return;
-    if (was.card.id !== selectedCard.id || was.headCardId !== headCardId) return;
-    if (was.expanded !== expanded) return;
+    const same =
+      was !== null &&
+      initialised.current &&
+      was.selectedId === selectedId &&
+      was.headCardId === headCardId &&
+      was.expanded === expanded &&
+      !was.folding;
+    if (selectedCard === undefined || selectedId === null) {
+      // The selected card is not in this part of a new layout (a redraw brings HEAD's
+      // area first): the view waits for it where it is, HEAD's new place counted as seen.
+      if (same && selectedId !== null && showsIn(was.card, intended(), paneSize())) {
+        if (head !== undefined) followed.current = placeOf(head);
+        return;
+      }
+      anchor.current = null;
+      return;
+    }
+    anchor.current = {
+      selectedId,
+      card: selectedCard,
+      headCardId,
+      expanded,
+      folding: pendingFold.current !== null,
+    };
+    if (!same || was.card.id !== selectedCard.id) return;
     const { x, y } = selectedCard.position;
     if (was.card.position.x === x && was.card.position.y === y) return;
     const view = intended();
     if (!showsIn(was.card, view, paneSize())) return;
     if (head !== undefined) followed.current = placeOf(head);
     move(keepInPlace(was.card, view, selectedCard, view.zoom), 0);
-  }, [selectedCard, headCardId, head, expanded, intended, paneSize, move]);
+  }, [selectedId, selectedCard, headCardId, head, expanded, intended, paneSize, move]);
 
   // Follow HEAD: when a new turn or a checkout moves HEAD's card out of view, bring it back
   // at readable size — unless the user has moved the view since.
