@@ -70,7 +70,7 @@ interface Opened {
  * the page's own clock (ms since navigation started). Playwright's wait for a visible
  * element polls at growing intervals, up to a second apart, so the moment it returns lags
  * the drawn card by up to that — by the most on the page that takes longest (410 ms on the
- * 100,000-node page, measured with this probe): the wait is only a sync point. A string, not
+ * 100,000-node page, measured with this probe). A string, not
  * a function: the bench runs under tsx, whose helpers a serialised function would call.
  */
 const DRAWN_PROBE = `
@@ -115,9 +115,10 @@ async function open(browser: Browser, app: BenchApp, sessionId: string): Promise
   cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
   const started = performance.now();
   await page.goto(`${app.url}/s/${sessionId}`);
-  await page.locator(".react-flow__node").first().waitFor({ state: "visible", timeout: 180_000 });
   await page.waitForFunction(
     () => (window as unknown as { __drawn?: number }).__drawn !== undefined,
+    null,
+    { timeout: 180_000 },
   );
   const shownMs = await page.evaluate<number>("window.__drawn");
   const bytesBeforeShown = await page.evaluate<number>(`(${BYTES_BY})(${shownMs})`);

@@ -175,7 +175,7 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
   // the viewport, recomputed when the view crosses a tile edge ([R138]). Cards keep their
   // React Flow node across changes, so React Flow re-adopts only the ones that changed.
   const cover = useStore(selectCover);
-  const lines = model?.edges ?? NO_LINES;
+  const lines = model?.lines ?? NO_LINES;
   const shown = useMemo(
     () => (big ? visibleElements(cards, lines, coverRect(cover)) : allElements(cards, lines)),
     [cards, lines, big, cover],

@@ -34,7 +34,7 @@ export interface GraphModel {
   /** The drawn cards by id. */
   readonly cards: ReadonlyMap<string, FlowNode>;
   /** The lines between them, read through the card each leads into. */
-  readonly edges: Lines;
+  readonly lines: Lines;
   /**
    * Where an arrow key leads from a drawn card (graph.md, Interaction). A large graph's
    * arrows stay in the worker, which answers this ([R138]): the page holds no entry per card
@@ -74,7 +74,7 @@ export function modelOf(view: GraphView, opts: ModelOptions, cache?: LayoutCache
     summaries: new Map(summaryRows(view).map((row) => [row.id, row])),
     rowOf: (id) => Promise.resolve(rows.get(id) ?? null),
     cards: new Map(layout.nodes.map((card) => [card.id, card])),
-    edges: linesOf(layout.edges),
+    lines: linesOf(layout.edges),
     navigate: (from, key) => Promise.resolve(navigate(layout.nav, from, key)),
   };
 }

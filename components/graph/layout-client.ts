@@ -154,17 +154,25 @@ function applyPatch<T>(held: Map<string, T>, change: Patch<T>, key: (item: T) =>
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * The one copy `table` holds under `key`, else `make()`'s, kept for the next asker while the
+ * table holds fewer than `most` (a flood of distinct ones is made, not kept).
+ */
+function interned<T>(table: Map<string, T>, most: number, key: string, make: () => T): T {
+  const known = table.get(key);
+  if (known !== undefined) return known;
+  const made = make();
+  if (table.size < most) table.set(key, made);
+  return made;
+}
+
 /** The small strings every message repeats (kinds, statuses, types, handles), one copy each. */
 const constants = new Map<string, string>();
 /** Enough for every kind, status, type, variant and handle; a flood of others is not kept. */
 const MOST_CONSTANTS = 256;
 
-function constant<S extends string>(text: S): S {
-  const known = constants.get(text);
-  if (known !== undefined) return known as S;
-  if (constants.size < MOST_CONSTANTS) constants.set(text, text);
-  return text;
-}
+const constant = <S extends string>(text: S): S =>
+  interned(constants, MOST_CONSTANTS, text, () => text) as S;
 
 /**
  * How a line looks, apart from its ends: its handles and its data (four words,
@@ -187,19 +195,20 @@ const lineLooks = new Map<string, LineLook>();
 function sharedLineLook(e: FlowEdge): LineLook {
   const d = e.data;
   const key = `${e.sourceHandle}>${e.targetHandle}:${d.variant}:${Number(d.spine)}${Number(d.dim)}${Number(d.faded)}`;
-  const known = lineLooks.get(key);
-  if (known !== undefined) return known;
-  const look: LineLook = Object.freeze({
-    handles: Object.freeze({ source: constant(e.sourceHandle), target: constant(e.targetHandle) }),
-    data: Object.freeze({
-      variant: constant(d.variant),
-      spine: d.spine,
-      dim: d.dim,
-      faded: d.faded,
+  return interned(lineLooks, MOST_CONSTANTS, key, () =>
+    Object.freeze({
+      handles: Object.freeze({
+        source: constant(e.sourceHandle),
+        target: constant(e.targetHandle),
+      }),
+      data: Object.freeze({
+        variant: constant(d.variant),
+        spine: d.spine,
+        dim: d.dim,
+        faded: d.faded,
+      }),
     }),
-  });
-  if (lineLooks.size < MOST_CONSTANTS) lineLooks.set(key, look);
-  return look;
+  );
 }
 
 /** Looks kept for sharing: far more than a session shows; a flood of others is not kept. */
@@ -284,9 +293,9 @@ const heldLines: Lines = {
   into(card) {
     const made = madeLines.get(card);
     if (made !== undefined) return made;
-    const line = lineOn(card);
-    if (line === null) return null;
-    const e = edge(line.source, card.id, line.look.handles, line.look.data);
+    const { source, look } = card as HeldCard;
+    if (source == null || look == null) return null;
+    const e = edge(source, card.id, look.handles, look.data);
     madeLines.set(card, e);
     return e;
   },
@@ -311,22 +320,20 @@ function sharedTurnLook(d: TurnLook): TurnLook {
     d.glow ?? "",
     d.attachments,
   ].join(":");
-  const known = turnLooks.get(key);
-  if (known !== undefined) return known;
-  const look: TurnLook = Object.freeze({
-    kind: constant(d.kind),
-    status: constant(d.status),
-    head: d.head,
-    spine: d.spine,
-    forks: d.forks,
-    sibling: d.sibling === null ? null : constant(d.sibling),
-    spawned: d.spawned,
-    covered: d.covered,
-    glow: d.glow,
-    attachments: d.attachments,
-  });
-  if (turnLooks.size < MOST_LOOKS) turnLooks.set(key, look);
-  return look;
+  return interned(turnLooks, MOST_LOOKS, key, () =>
+    Object.freeze({
+      kind: constant(d.kind),
+      status: constant(d.status),
+      head: d.head,
+      spine: d.spine,
+      forks: d.forks,
+      sibling: d.sibling === null ? null : constant(d.sibling),
+      spawned: d.spawned,
+      covered: d.covered,
+      glow: d.glow,
+      attachments: d.attachments,
+    }),
+  );
 }
 
 /** A change of fewer nodes is a patch applied whole, however many nodes the page held. */
@@ -693,7 +700,7 @@ export class GraphModelClient {
       >,
       rowOf: this.rowOf,
       cards: new MapView(held, "cards"),
-      edges: heldLines,
+      lines: heldLines,
       navigate: this.navigate,
     };
   }

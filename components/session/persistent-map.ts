@@ -158,6 +158,7 @@ function pair<V>(
   const ba = bitAt(ha, shift);
   const bb = bitAt(hb, shift);
   if (ba === bb) return new Branch(ba, [pair(a, b, hb, shift + BITS, keyOf)]);
+  // Slots are in bit order; `>>> 0` so that bit 31 (negative as an int) sorts last.
   return new Branch(ba | bb, ba >>> 0 < bb >>> 0 ? [a, b] : [b, a]);
 }
 
@@ -232,6 +233,7 @@ function deleteIn<V>(
   if (next === undefined) {
     if (slot.slots.length === 1) return undefined;
     const rest = removedAt(slot.slots, at);
+    // A lone entry needs no branch of its own: it moves up (lookups follow the hash anyway).
     const only = rest[0];
     if (rest.length === 1 && only !== undefined && !(only instanceof Branch)) return only;
     return new Branch(slot.bitmap & ~bit, rest);

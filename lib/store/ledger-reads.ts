@@ -175,8 +175,9 @@ export class LedgerReader implements LedgerReads {
     const named = [...full, ...(near?.also ?? [])];
     // Near: ROOT (the spine's top) and every child of a spine node — which holds the rest
     // of the spine — each read straight from the (sessionId, predecessorId) index, then the
-    // named nodes. Driven from the spine (CROSS JOIN keeps SQLite's join order): joined the
-    // other way, SQLite scanned every node of the database to match the near ids.
+    // named nodes those did not read (`full` names the whole spine). Driven from the spine
+    // (CROSS JOIN keeps SQLite's join order): joined the other way, SQLite scanned every
+    // node of the database to match the near ids.
     const rows = near
       ? await this.ctx.db.$queryRaw<Row[]>`
       ${spineWalk(sessionId, near.headId)}
@@ -184,17 +185,20 @@ export class LedgerReader implements LedgerReads {
       UNION ALL
       SELECT ${cols} FROM spine s CROSS JOIN "Node" n
        WHERE n."sessionId" = ${sessionId} AND n."predecessorId" = s.id
-      ${named.length > 0 ? Prisma.sql`UNION ALL SELECT ${cols} FROM "Node" n WHERE n."id" IN (${Prisma.join(named)}) AND n."sessionId" = ${sessionId}` : Prisma.empty}
+      ${
+        named.length > 0
+          ? Prisma.sql`UNION ALL SELECT ${cols} FROM "Node" n
+       WHERE n."id" IN (${Prisma.join(named)}) AND n."sessionId" = ${sessionId}
+         AND n."id" NOT IN (SELECT id FROM spine)
+         AND (n."predecessorId" IS NULL OR n."predecessorId" NOT IN (SELECT id FROM spine))`
+          : Prisma.empty
+      }
       ORDER BY "seq" ASC`
       : await this.ctx.db.$queryRaw<Row[]>`
       SELECT ${cols} FROM "Node" n WHERE n."sessionId" = ${sessionId} ORDER BY n."seq" ASC`;
     const out: { node: LedgerNode; label?: string }[] = [];
     const whole: NodeId[] = [];
-    // A named node near HEAD comes twice (as a child and by name), next to itself in seq order.
-    let previous: string | null = null;
     for (const row of rows) {
-      if (row.id === previous) continue;
-      previous = row.id;
       const node = nodeFromRow({ ...row, reads: "[]" });
       // Both databases count characters, so a content longer than the prefix was cut.
       const cut = Number(row.length) > SKELETON_PREFIX;

@@ -168,7 +168,7 @@ function laidOut(card: FlowNode): FlowNode {
 
 /** Every line of a model, by the card it leads into, in the cards' order. */
 function linesIn(model: GraphModel): FlowEdge[] {
-  return [...model.cards.values()].flatMap((card) => model.edges.into(card) ?? []);
+  return [...model.cards.values()].flatMap((card) => model.lines.into(card) ?? []);
 }
 
 /** What the worker's model must equal: the in-place one, with the summaries' rows as the page holds them. */
@@ -507,9 +507,9 @@ describe("[R138] the graph built in the worker from what changed", () => {
     const model = shown.at(-1) as GraphModel;
     for (const e of ahead) {
       const card = model.cards.get(e.target) as FlowNode;
-      expect(model.edges.sourceOf(card)).toBe(e.source);
+      expect(model.lines.sourceOf(card)).toBe(e.source);
       // One line object per card while the card is.
-      expect(model.edges.into(card)).toBe(model.edges.into(card));
+      expect(model.lines.into(card)).toBe(model.lines.into(card));
     }
   });
 
