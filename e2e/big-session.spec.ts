@@ -154,6 +154,43 @@ test("a version switch on a long session still loading says it waits, and happen
 });
 
 /**
+ * [R294] A long session's page opens on HEAD's spine and counts the other versions of each
+ * message instead of carrying them: the `‹ i/n ›` a message shows, and its card's tag in
+ * the graph, are the same before the older branches arrive as after.
+ */
+test("a long session's version counts are right before its older branches arrive", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const { release } = await openHoldingRest(page, baseURL, "E2E counts before the rest");
+  const graph = page.getByRole("complementary", { name: "Conversation graph" });
+  const row = page
+    .locator("article")
+    .filter({ has: page.locator(".siblings-count") })
+    .last();
+  await expect(row).toBeVisible();
+  const nodeId = await row.getAttribute("data-node-id");
+  const count = row.locator(".siblings-count");
+  const before = (await count.textContent()) ?? "";
+  // Many versions, counted although not one of them is on the page yet.
+  expect(Number(/^\d+\/(\d+)$/.exec(before)?.[1])).toBeGreaterThan(2);
+  const tag = graph.locator(`.react-flow__node[data-id="${nodeId}"]`).getByTitle(/^Version /);
+  await expect(tag).toHaveText(before);
+
+  release();
+  await expect(graph.locator('[aria-label="Conversation graph"][aria-busy="false"]')).toBeAttached({
+    timeout: 60_000,
+  });
+  await expect(page.locator(`article[data-node-id="${nodeId}"] .siblings-count`)).toHaveText(
+    before,
+  );
+  await expect(
+    graph.locator(`.react-flow__node[data-id="${nodeId}"]`).getByTitle(/^Version /),
+  ).toHaveText(before);
+});
+
+/**
  * [R294] The card the user selected while a long session's older branches are still
  * coming stays where it is on screen when they land and the graph is laid out again —
  * the view neither loses it nor jumps to HEAD.
@@ -165,8 +202,9 @@ test("a card selected while the rest loads stays in place when the rest lands", 
   test.setTimeout(120_000);
   const { release } = await openHoldingRest(page, baseURL, "E2E selection across the rest");
   const graph = page.getByRole("complementary", { name: "Conversation graph" });
-  // A card other than HEAD's (the view would follow HEAD anyway).
-  const picked = graph.locator('.react-flow__node:not(:has([aria-current="true"]))').first();
+  // A card other than HEAD's (the view would follow HEAD anyway): the nearest above it, in
+  // full view (the ones further up pass under the toolbar).
+  const picked = graph.locator('.react-flow__node:not(:has([aria-current="true"]))').last();
   await expect(picked).toBeVisible();
   const card = graph.locator(
     `.react-flow__node[data-id="${await picked.getAttribute("data-id")}"]`,

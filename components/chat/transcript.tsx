@@ -32,6 +32,7 @@ const selectSelected = (s: SessionState) => s.selectedId;
 const selectNodes = (s: SessionState) => s.nodes;
 const selectReveal = (s: SessionState) => s.reveal;
 const selectChildren = (s: SessionState) => s.children;
+const selectLeftOut = (s: SessionState) => s.leftOut;
 
 /** A branch this short mounts every row: cheap, and find-in-page sees the whole branch. */
 const ALL_ROWS = 60;
@@ -58,6 +59,8 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const selectedId = useSession(selectSelected);
   const nodes = useSession(selectNodes);
   const children = useSession(selectChildren);
+  // A near-first page's versions left out, counted until the rest arrives ([R294]).
+  const leftOut = useSession(selectLeftOut);
   const reveal = useSession(selectReveal);
   const store = useSessionStoreApi();
   const [showSystem, setShowSystem] = useState(false);
@@ -72,7 +75,7 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   // Versions (`< 2/3 >`) from the children index by the engine's rule — the graph's own
   // siblingIndex/siblingCount — so the transcript never waits for a whole-ledger graph build
   // (with the graph pane closed, none happens at all).
-  const ledger = useMemo(() => ({ nodes, children }), [nodes, children]);
+  const ledger = useMemo(() => ({ nodes, children, leftOut }), [nodes, children, leftOut]);
   const versionsOf = useCallback((node: LedgerNode) => versionCount(ledger, node), [ledger]);
   // Every summary the model reads (one per segment under `segmented`), with the turns it
   // stands in for — through the summaries a nested one names.
@@ -159,16 +162,25 @@ export function Transcript({ actions }: { actions: SessionActions }) {
   const onReplay = useCallback(
     (node: LedgerNode, req: ReplayRequest) => {
       void actions.replay(node.id, req).then((id) => {
-        if (id !== null && node.predecessorId) compare.openReplies(node.predecessorId, node.id);
+        const parent = node.predecessorId;
+        if (id === null || parent === null) return;
+        // Every reply to the message, which a near-first page holds once the rest is here.
+        withWholeLedger(store, "Opening the replies side by side", () =>
+          compare.openReplies(parent, node.id),
+        );
       });
     },
-    [actions, compare],
+    [actions, compare, store],
   );
   const onSideBySide = useCallback(
     (node: LedgerNode) => {
-      if (node.predecessorId) compare.openReplies(node.predecessorId, node.id);
+      const parent = node.predecessorId;
+      if (parent === null) return;
+      withWholeLedger(store, "Opening the replies side by side", () =>
+        compare.openReplies(parent, node.id),
+      );
     },
-    [compare],
+    [compare, store],
   );
   const onCompare = useCallback(
     (node: LedgerNode) =>

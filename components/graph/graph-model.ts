@@ -1,4 +1,5 @@
 import { buildGraph, type GraphRow, type GraphView } from "@/lib/engine/build-graph";
+import type { VersionsLeftOut } from "@/lib/engine/versions-left-out";
 import { asNodeId, type NodeId } from "@/lib/engine/ids";
 import { provenanceMarks } from "@/lib/engine/provenance-marks";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
@@ -103,6 +104,8 @@ export interface GraphSync {
    */
   readonly more: boolean;
   readonly session: SessionRecord;
+  /** A near-first page's versions left out, counted in the rows' versions ([R294]). */
+  readonly leftOut: VersionsLeftOut | null;
   /** Nodes new or changed since the previous sync, without their `reads`. */
   readonly upserts: readonly LedgerNode[];
   readonly removed: readonly string[];
@@ -372,7 +375,7 @@ export class GraphBuilder {
   private apply(sync: GraphSync): GraphPatch {
     if (sync.reset) this.clear();
     this.take(sync.upserts, sync.removed);
-    const view = buildGraph(sync.session, this.sorted());
+    const view = buildGraph(sync.session, this.sorted(), undefined, sync.leftOut);
     const opts: ModelOptions = {
       expanded: new Set(sync.expanded.map(asNodeId)),
       showRelics: sync.showRelics,

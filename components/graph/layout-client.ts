@@ -1,6 +1,7 @@
 import type { NodeId } from "@/lib/engine/ids";
 import { pageRow, type PageRow } from "./page-row";
 import type { LedgerNode, SessionRecord } from "@/lib/engine/types";
+import type { VersionsLeftOut } from "@/lib/engine/versions-left-out";
 import { edge } from "./flow-elements";
 import {
   SIZE,
@@ -44,6 +45,8 @@ export interface WorkerLike {
 /** The page's state a model is built from: the store's ledger record as it is held. */
 export interface ModelInput extends ModelOptions {
   readonly session: SessionRecord;
+  /** A near-first page's versions left out ([R294]); null when it holds them all. */
+  readonly leftOut: VersionsLeftOut | null;
   readonly nodes: PersistentMap<LedgerNode>;
 }
 
@@ -484,6 +487,7 @@ export class GraphModelClient {
       redraw: before !== null && upserts.length > REDRAW_FROM && upserts.length > before.size,
       more: false,
       session: input.session,
+      leftOut: input.leftOut,
       upserts,
       removed,
       expanded: [...input.expanded],

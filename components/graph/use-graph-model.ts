@@ -31,6 +31,7 @@ const selectBig = (s: SessionState) => !s.complete || s.nodes.size > WORKER_FROM
 const selectNodes = (s: SessionState) => s.nodes;
 const selectGraphKey = (s: SessionState) => s.graphKey;
 const selectSession = (s: SessionState) => s.session;
+const selectLeftOut = (s: SessionState) => s.leftOut;
 
 /**
  * The graph model for the canvas (graph.md: layout runs off the main thread or
@@ -54,6 +55,8 @@ export function useGraphModel(
   const graphKey = useDeferredValue(graphKeyNow);
   const nodes = useDeferredValue(useSession(selectNodes));
   const session = useDeferredValue(sessionNow);
+  // Changes only with the graph key (the fill that lands the rest drops it).
+  const leftOut = useDeferredValue(useSession(selectLeftOut));
   const [cache] = useState(() => new LayoutCache());
   // The graph is memoised on the graph key: text or reads arriving on demand keep it.
   const view = useMemo(
@@ -98,8 +101,8 @@ export function useGraphModel(
     const key = [graphKey, session, expanded, showRelics, reads];
     if (synced.current !== null && key.every((part, i) => part === synced.current?.[i])) return;
     synced.current = key;
-    client.current?.request({ session, nodes, expanded, showRelics, reads });
-  }, [big, graphKey, nodes, session, expanded, showRelics, reads]);
+    client.current?.request({ session, leftOut, nodes, expanded, showRelics, reads });
+  }, [big, graphKey, nodes, session, leftOut, expanded, showRelics, reads]);
 
   const model = big ? fromWorker : inPlace;
   // The graph shows: a near-first page brings the rest of the ledger now, after this

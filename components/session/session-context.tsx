@@ -93,12 +93,13 @@ export function graphOf(
   graphKey: object,
   nodes: SessionState["nodes"],
   session: SessionRecord,
+  leftOut: SessionState["leftOut"] = null,
 ): GraphView | null {
   const hit = graphMemo.get(graphKey);
   if (hit && hit.session === session) return hit.graph;
   let graph: GraphView | null;
   try {
-    graph = buildGraph(session, listOf(nodes));
+    graph = buildGraph(session, listOf(nodes), undefined, leftOut);
   } catch {
     // A ledger mid-update (a node whose predecessor has not arrived yet) renders next time.
     graph = null;
@@ -109,7 +110,7 @@ export function graphOf(
 
 /** The graph wire contract, computed in the browser by the same engine function. */
 export function selectGraph(s: SessionState): GraphView | null {
-  return graphOf(s.graphKey, s.nodes, s.session);
+  return graphOf(s.graphKey, s.nodes, s.session, s.leftOut);
 }
 
 export interface HeadView {

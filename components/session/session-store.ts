@@ -3,6 +3,7 @@
 import { createStore } from "zustand/vanilla";
 import type { NodeId } from "@/lib/engine/ids";
 import type { SessionRecord } from "@/lib/engine/types";
+import { leftOutOf, type LeftOutWire, type VersionsLeftOut } from "@/lib/engine/versions-left-out";
 import type { SessionEvent } from "@/lib/events/session-event";
 import type { WireNode } from "@/lib/engine/wire-node";
 import { httpNodeSource, type NodeSource } from "./node-source";
@@ -27,6 +28,8 @@ export { newer } from "./ledger-merge";
 export interface LedgerRest {
   readonly total: number;
   readonly lastSeq: number;
+  /** The versions of spine messages the page was rendered without, counted ({@link LeftOut}). */
+  readonly leftOut?: LeftOutWire;
 }
 
 /** An action of the user's waiting for a near-first page's fill ([R294]). */
@@ -101,10 +104,16 @@ export interface SessionState extends Ledger {
   readonly syncedSeq: number;
   /**
    * The tab holds the whole ledger. False from a big session's near-first page until the
-   * fill brought the rest ([R294]); what reads beyond HEAD's spine and its versions (a
-   * version's branch tip, a prune) waits for it — `whenComplete`.
+   * fill brought the rest ([R294]); what reads beyond HEAD's spine (a version, its
+   * branch tip, a prune) waits for it — `whenComplete`.
    */
   readonly complete: boolean;
+  /**
+   * Until the fill lands, the versions of HEAD's spine messages the near-first page was
+   * rendered without, counted by the version rules as if held (`‹ 70/140 ›`, [R294]); null
+   * once the tab holds the whole ledger.
+   */
+  readonly leftOut: VersionsLeftOut | null;
   /** The fill's last attempt failed and it is trying again ([R294]). */
   readonly fillTrouble: boolean;
   /** What the user asked for that waits for the fill ({@link withWholeLedger}). */
@@ -183,7 +192,7 @@ export function nodeOf(s: SessionState, id: string): WireNode | undefined {
 
 /**
  * Runs `act` on a ledger that holds every node — at once, or when a near-first page's fill
- * has landed ([R294]): what reads beyond HEAD's spine and its versions (a version's branch
+ * has landed ([R294]): what reads beyond HEAD's spine (a version, its branch
  * tip) must not act on a part of the ledger. While it waits, `waitingForRest` says so in
  * `label`'s words (the page shows it, with a way to cancel); a later click replaces the
  * waiting one (the last thing asked for is what happens), and it is dropped if HEAD moved
@@ -258,12 +267,18 @@ export function createSessionStore(init: {
         const s = get();
         const ledger = rebase(result, base, ledgerOf(s));
         if (ledger.nodes === s.nodes && ledger.children === s.children) return;
-        set({ ...ledger, version: s.version + 1, graphKey: {} });
+        // A pass brought every node: nothing is left out any more.
+        set({ ...ledger, leftOut: null, version: s.version + 1, graphKey: {} });
       },
       remove: (ids) => get().removeNodes(ids),
       setSession: (session) => get().setSession(session),
       setSyncedSeq: (syncedSeq) => set({ syncedSeq }),
-      setComplete: () => set({ complete: true }),
+      setComplete: () => {
+        const s = get();
+        set(
+          s.leftOut === null ? { complete: true } : { complete: true, leftOut: null, graphKey: {} },
+        );
+      },
       setFillTrouble: (fillTrouble) => {
         if (get().fillTrouble !== fillTrouble) set({ fillTrouble });
       },
@@ -285,6 +300,7 @@ export function createSessionStore(init: {
       // comes with the fill.
       syncedSeq: Math.max(first.maxSeq, rest?.lastSeq ?? 0),
       complete: rest === null,
+      leftOut: rest === null ? null : leftOutOf(rest.leftOut),
       fillTrouble: false,
       waitingForRest: null,
       channelOpen: false,

@@ -1,6 +1,7 @@
 import { branchTip, versionsUnder } from "@/lib/engine/branch-tip";
 import type { NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
+import { versionPlaceWith, type VersionsLeftOut } from "@/lib/engine/versions-left-out";
 import { childIds, type Ledger } from "./ledger-merge";
 
 /**
@@ -10,8 +11,13 @@ import { childIds, type Ledger } from "./ledger-merge";
  * children index ([R290]). Never a whole-ledger graph build.
  */
 
-/** The part of the ledger the version rules read. */
-export type VersionLedger = Pick<Ledger, "nodes" | "children">;
+/**
+ * The part of the ledger the version rules read; `leftOut`, on a near-first page until the
+ * rest arrives, the versions it was rendered without — counted as if held ([R294]).
+ */
+export type VersionLedger = Pick<Ledger, "nodes" | "children"> & {
+  readonly leftOut?: VersionsLeftOut | null;
+};
 
 /** `childrenOf` over the index, for the engine's branch rules (versionsUnder, branchTip). */
 export function childrenLookup(ledger: VersionLedger): (id: NodeId) => readonly LedgerNode[] {
@@ -76,7 +82,9 @@ const idsOf = (versions: readonly LedgerNode[]): VersionIds => ({
 
 /** How many versions `parent` has below it: O(1) once its children list was seen. */
 export function versionCountBelow(ledger: VersionLedger, parent: LedgerNode): number {
-  return versionIdsBelow(ledger, parent).count;
+  const left = ledger.leftOut?.get(parent.id);
+  const held = versionIdsBelow(ledger, parent).count;
+  return left === undefined ? held : held + left.before + left.after;
 }
 
 /** `[index, count]` for the `‹ 2/3 ›` control: `[0, 1]` for a message with no alternative. */
@@ -88,7 +96,8 @@ export function versionCount(
   if (!parent) return [0, 1];
   const versions = versionIdsBelow(ledger, parent);
   const index = versions.index.get(node.id);
-  return index === undefined ? [0, 1] : [index, versions.count];
+  if (index === undefined) return [0, 1];
+  return versionPlaceWith(index, versions.count, node.seq, ledger.leftOut?.get(parent.id));
 }
 
 /** The version `delta` steps from `node` (‹ is -1, › is +1); undefined past either end. */

@@ -22,6 +22,9 @@ export interface Database {
 /** How long a SQLite writer waits for another process's write lock before failing. */
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
+/** The most memory SQLite's page cache takes, in KiB (a negative `cache_size`). */
+const SQLITE_CACHE_KIB = 65_536;
+
 /** Opens a database. SQLite runs in WAL mode so readers never block the single writer. */
 export async function openDatabase(url: string): Promise<Database> {
   const kind = databaseKindOf(url);
@@ -42,5 +45,9 @@ export async function openDatabase(url: string): Promise<Database> {
   await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await db.$queryRawUnsafe(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   await db.$queryRawUnsafe("PRAGMA foreign_keys = ON");
+  // A page cache of up to 64 MiB instead of SQLite's 2 MiB: reads over a big session's
+  // forks (a near-first page counting 28,000 versions, [R294]) otherwise go back to the
+  // file for most pages — 120 ms against 32 ms on the benchmark's 100,000-node session.
+  await db.$queryRawUnsafe(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`);
   return { db, kind, url, close: () => db.$disconnect() };
 }

@@ -2,6 +2,7 @@ import type { Actor } from "../auth/actor";
 import type { Compactor } from "../compaction/compactor";
 import type { GraphView } from "../engine/build-graph";
 import type { PackedLedger } from "../engine/packed-ledger";
+import type { LeftOutWire } from "../engine/versions-left-out";
 import { EngineError, isEngineError, type ErrorCode } from "../engine/errors";
 import type { ChatGptImportResult } from "../http/schemas";
 import { chatGptTitle, chatGptToLedger } from "../portability/chatgpt-import";
@@ -108,6 +109,8 @@ export interface FirstLedger {
   readonly lastSeq: number;
   /** `nodes` is the part the page opens on, not the whole ledger. */
   readonly near: boolean;
+  /** Near: the versions of spine messages `nodes` leaves out, counted ({@link LeftOut}). */
+  readonly leftOut: LeftOutWire;
 }
 
 /** `GET .../nodes`' answer (docs/big-sessions.md). */
@@ -386,7 +389,8 @@ export class Workspace {
   /**
    * What the session page is rendered with ([R294]): the whole ledger as {@link skeleton}
    * up to {@link NEAR_FIRST_FROM} nodes; above, only the part it opens on (HEAD's spine,
-   * each spine node's children, ROOT, the active summaries, and `also`), and the browser
+   * HEAD's children, ROOT, the active summaries, and `also`; the other versions of spine
+   * messages counted in `leftOut`), and the browser
    * brings the rest in the background once the graph shows. `session` is the record the
    * page shows (read by `open` or `reveal`, so its HEAD is the one the part is built
    * around). `total` and `lastSeq` are read before the nodes, so every node the page lacks
@@ -399,7 +403,10 @@ export class Workspace {
     const [total, lastSeq] = await Promise.all([store.nodeCount(id), store.lastSeq(id)]);
     const near = total > NEAR_FIRST_FROM && session.headId !== null;
     const nodes = await this.skeletonOf(session, near ? also : null);
-    return { nodes, total, lastSeq, near };
+    // What the part holds under spine messages beyond the spine itself: only `also`.
+    const leftOut =
+      near && session.headId !== null ? await store.versionsLeftOut(id, session.headId, also) : [];
+    return { nodes, total, lastSeq, near, leftOut };
   }
 
   /** The first load of `session`: whole, or with `near` the part around HEAD plus those ids. */

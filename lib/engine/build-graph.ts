@@ -11,6 +11,7 @@ import { isSideLeafKind } from "./side-leaf";
 import { spineOf } from "./spine-of";
 import { innerSummaryIds, isNestedSummary, turnsOf } from "./summary-turns";
 import type { LedgerNode, SessionRecord, SummaryPolicy } from "./types";
+import { versionPlaceWith, type VersionsLeftOut } from "./versions-left-out";
 
 /** One node of the graph wire contract (compaction.md §6, product.md §4). */
 export interface GraphRow extends LedgerNode {
@@ -90,6 +91,9 @@ function tokensSaved(summary: LedgerNode, index: LedgerIndex): Tokens {
  * §6, graph.md). Coverage restates covers_ids — no seq arithmetic, no head-dependent
  * filtering; only `onHeadSpine` depends on HEAD. Linear in the ledger for nodes in seq order.
  *
+ * `leftOut`: the versions a near-first page does not hold ([R294]), counted in each
+ * message's `siblingIndex` / `siblingCount` and its parent's `childCount` as if held.
+ *
  * @throws EngineError `invalid_ledger` when a node belongs to another session, HEAD names
  *   a missing node or its spine is broken.
  */
@@ -97,6 +101,7 @@ export function buildGraph(
   session: SessionRecord,
   nodes: readonly LedgerNode[],
   policy: SummaryPolicy = summaryPolicyOf(session.meta),
+  leftOut: VersionsLeftOut | null = null,
 ): GraphView {
   const foreign = nodes.find((node) => node.sessionId !== session.id);
   if (foreign !== undefined) {
@@ -150,9 +155,13 @@ export function buildGraph(
   const siblingIndex = new Map<NodeId, number>();
   for (const node of index.nodes) {
     let count = 0;
+    const left = leftOut?.get(node.id);
     for (const child of index.childrenOf(node.id)) {
-      if (!isAttachmentOf(child, node)) siblingIndex.set(child.id, count++);
+      if (isAttachmentOf(child, node)) continue;
+      // A near-first page's versions left out count where they stand ([R294]).
+      siblingIndex.set(child.id, versionPlaceWith(count++, 0, child.seq, left)[0]);
     }
+    if (left !== undefined) count += left.before + left.after;
     if (count > 0) childCount.set(node.id, count);
   }
 

@@ -112,7 +112,15 @@ export function idsAt(o: Fields, key: string, path: string): NodeId[] {
   });
 }
 
-const KINDS: readonly NodeKind[] = ["root", "user", "assistant", "tool", "summary", "notice"];
+/** Every node kind. */
+export const NODE_KINDS: readonly NodeKind[] = [
+  "root",
+  "user",
+  "assistant",
+  "tool",
+  "summary",
+  "notice",
+];
 const STATUSES: readonly NodeStatus[] = ["complete", "streaming", "interrupted", "error"];
 const PARTIALS: readonly WirePartial[] = ["reads", "skeleton"];
 
@@ -179,7 +187,7 @@ export function wireNodeAt(x: unknown, path: string): WireNode {
     sessionId: asSessionId(idTextAt(o, "sessionId", path)),
     predecessorId: nullableIdAt(o, "predecessorId", path),
     seq: countAt(o, "seq", path),
-    kind: oneOfAt(o, "kind", KINDS, path),
+    kind: oneOfAt(o, "kind", NODE_KINDS, path),
     content: stringAt(o, "content", path),
     status: oneOfAt(o, "status", STATUSES, path),
     callerId: nullableIdAt(o, "callerId", path),

@@ -2,6 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import { EngineError } from "../engine/errors";
 import { asNodeId, type NodeId, type SessionId } from "../engine/ids";
 import type { LedgerNode } from "../engine/types";
+import { NEVER_VERSION_KINDS, type LeftOutWire } from "../engine/versions-left-out";
 import { firstLineOfPrefix, keepsContent } from "../engine/wire-node";
 import { nodeFromRow, type NodeRow } from "./codec";
 import { sliceOf, spineWalk, toNodes, type LedgerSlice } from "./node-rows";
@@ -31,6 +32,11 @@ export interface LedgerReads {
     full: ReadonlySet<NodeId>,
     near?: { readonly headId: NodeId; readonly also?: readonly NodeId[] },
   ): Promise<{ node: LedgerNode; label?: string }[]>;
+  versionsLeftOut(
+    sessionId: SessionId,
+    headId: NodeId,
+    held: readonly NodeId[],
+  ): Promise<LeftOutWire>;
   spineIds(sessionId: SessionId, headId: NodeId): Promise<NodeId[]>;
   spine(sessionId: SessionId, headId: NodeId, options?: { reads?: boolean }): Promise<LedgerNode[]>;
   spineOf(sessionId: SessionId, head: LedgerNode): Promise<LedgerNode[]>;
@@ -157,11 +163,11 @@ export class LedgerReader implements LedgerReads {
    * prefix — and from the whole content only where the prefix cannot decide it.
    *
    * With `near`, only the part of a big session the page opens on ([R294]): `near.headId`'s
-   * spine, every child of a spine node (each message's versions) and the nodes `full` and
-   * `near.also` name. The spine is one recursive walk, the children one probe of the
-   * (sessionId, predecessorId) index per spine node and the named nodes probes of the
-   * primary key, so the cost follows the spine and its forks, not the ledger (nor the
-   * database).
+   * spine, HEAD's children (its replies) and the nodes `full` and `near.also` name — not the
+   * other versions of each spine message, which {@link versionsLeftOut} counts instead. The
+   * spine is one recursive walk, HEAD's children one probe of the (sessionId, predecessorId)
+   * index and the named nodes probes of the primary key, so the cost follows the spine, not
+   * the ledger (nor its forks, nor the database).
    */
   async skeletonNodes(
     sessionId: SessionId,
@@ -173,24 +179,23 @@ export class LedgerReader implements LedgerReads {
              LENGTH(n."content") AS "length", n."status", n."callerId", n."metadata", n."tokenCount", n."createdAt"`;
     type Row = Omit<NodeRow, "reads"> & { length: number | bigint };
     const named = [...full, ...(near?.also ?? [])];
-    // Near: ROOT (the spine's top) and every child of a spine node — which holds the rest
-    // of the spine — each read straight from the (sessionId, predecessorId) index, then the
-    // named nodes those did not read (`full` names the whole spine). Driven from the spine
-    // (CROSS JOIN keeps SQLite's join order): joined the other way, SQLite scanned every
-    // node of the database to match the near ids.
+    // Near: the spine by key, HEAD's children from the (sessionId, predecessorId) index,
+    // then the named nodes those did not read (`full` names the whole spine). Driven from
+    // the spine (CROSS JOIN keeps SQLite's join order): joined the other way, SQLite
+    // scanned every node of the database to match the near ids.
     const rows = near
       ? await this.ctx.db.$queryRaw<Row[]>`
       ${spineWalk(sessionId, near.headId)}
-      SELECT ${cols} FROM spine s CROSS JOIN "Node" n WHERE s.pred IS NULL AND n."id" = s.id
+      SELECT ${cols} FROM spine s CROSS JOIN "Node" n WHERE n."id" = s.id
       UNION ALL
-      SELECT ${cols} FROM spine s CROSS JOIN "Node" n
-       WHERE n."sessionId" = ${sessionId} AND n."predecessorId" = s.id
+      SELECT ${cols} FROM "Node" n
+       WHERE n."sessionId" = ${sessionId} AND n."predecessorId" = ${near.headId}
       ${
         named.length > 0
           ? Prisma.sql`UNION ALL SELECT ${cols} FROM "Node" n
        WHERE n."id" IN (${Prisma.join(named)}) AND n."sessionId" = ${sessionId}
          AND n."id" NOT IN (SELECT id FROM spine)
-         AND (n."predecessorId" IS NULL OR n."predecessorId" NOT IN (SELECT id FROM spine))`
+         AND (n."predecessorId" IS NULL OR n."predecessorId" <> ${near.headId})`
           : Prisma.empty
       }
       ORDER BY "seq" ASC`
@@ -226,6 +231,35 @@ export class LedgerReader implements LedgerReads {
       });
     }
     return out;
+  }
+
+  /**
+   * What a near-first page of `headId` leaves out ([R294]): for each spine message with other
+   * versions, `[parentId, seq of the spine's version, versions older, versions newer]` —
+   * its parent's children minus attachments (the engine's `versionsUnder`), minus the
+   * spine's own and the `held` ones the page carries anyway. One pass over the spine's
+   * children that returns a row per forked message, not per child.
+   */
+  async versionsLeftOut(
+    sessionId: SessionId,
+    headId: NodeId,
+    held: readonly NodeId[],
+  ): Promise<LeftOutWire> {
+    const rows = await this.ctx.db.$queryRaw<
+      { pred: string; at: number | bigint; before: number | bigint; after: number | bigint }[]
+    >`
+      ${spineWalk(sessionId, headId)}
+      SELECT s.pred AS "pred", c."seq" AS "at",
+             SUM(CASE WHEN n."seq" < c."seq" THEN 1 ELSE 0 END) AS "before",
+             SUM(CASE WHEN n."seq" > c."seq" THEN 1 ELSE 0 END) AS "after"
+        FROM spine s CROSS JOIN "Node" c CROSS JOIN "Node" n
+       WHERE s.pred IS NOT NULL AND c."id" = s.id
+         AND n."sessionId" = ${sessionId} AND n."predecessorId" = s.pred AND n."id" <> s.id
+         AND n."kind" NOT IN (${Prisma.join(NEVER_VERSION_KINDS)})
+         AND (n."callerId" IS NULL OR n."callerId" <> s.pred OR n."kind" = 'tool')
+         ${held.length > 0 ? Prisma.sql`AND n."id" NOT IN (${Prisma.join(held)})` : Prisma.empty}
+       GROUP BY s.pred, c."seq"`;
+    return rows.map((r) => [r.pred, Number(r.at), Number(r.before), Number(r.after)] as const);
   }
 
   /** The ids of `headId`'s spine, ROOT first: the spine walk reading no content at all. */

@@ -78,6 +78,7 @@ export function openSessionStore(deps: StoreDeps): SessionStore {
       "lastSeq",
       "nodeCount",
       "skeletonNodes",
+      "versionsLeftOut",
       "spineIds",
       "spine",
       "spineOf",

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { LOCAL_ACTOR, accountActor } from "@/lib/auth/actor";
-import { asSessionId } from "@/lib/engine/ids";
+import { asNodeId, asSessionId, type NodeId } from "@/lib/engine/ids";
+import { versionsUnder } from "@/lib/engine/branch-tip";
 import type { LedgerNode } from "@/lib/engine/types";
 import { firstLine, type WireNode } from "@/lib/engine/wire-node";
 import { services } from "@/lib/server/services";
@@ -274,34 +275,71 @@ for (const { kind, enabled } of DATABASE_KINDS) {
       expect(skeleton.map((n) => n.content)).toContain("Deep label line");
     });
 
-    it("[R294] a big session's page opens near-first: HEAD's spine, its versions, ROOT", async () => {
+    it("[R294] a big session's page opens near-first: HEAD's spine and ROOT, other versions counted", async () => {
       const { id, full } = await twoBranches();
       const workspace = (await services()).workspaceFor(LOCAL_ACTOR);
       const sessionId = asSessionId(id);
       const whole = await workspace.skeleton(sessionId);
       const near = await workspace.skeleton(sessionId, { near: true });
-      // ROOT's two versions of the first question, the edit's reply (HEAD): the dead
-      // branch's first turn stays as a version; what hangs below it is the rest.
+      // ROOT, the edit and its reply (HEAD): the first question, the edit's other version,
+      // is counted, not carried; what hangs below it is the rest.
       const [root, firstUser, , , , edited, headReply] = full;
-      expect(near.map((n) => n.id)).toEqual([root, firstUser, edited, headReply].map((n) => n?.id));
+      expect(near.map((n) => n.id)).toEqual([root, edited, headReply].map((n) => n?.id));
       // Each near node exactly as the whole first load carries it.
       const byId = new Map(whole.map((n) => [n.id, n]));
       for (const n of near) expect(n).toEqual(byId.get(n.id));
+      const { store } = await services();
+      expect(await store.versionsLeftOut(sessionId, asNodeId(headReply?.id ?? ""), [])).toEqual([
+        [root?.id, edited?.seq, 1, 0],
+      ]);
+      // A version the page names anyway is not counted again.
+      expect(
+        await store.versionsLeftOut(sessionId, asNodeId(headReply?.id ?? ""), [
+          asNodeId(firstUser?.id ?? ""),
+        ]),
+      ).toEqual([]);
 
       // A session within the limit arrives whole, with its count and highest seq.
       const first = await workspace.firstLedger(await workspace.session(sessionId));
       expect(first.near).toBe(false);
       expect(first.nodes).toEqual(whole);
+      expect(first.leftOut).toEqual([]);
       expect(first.total).toBe(full.length);
       expect(first.lastSeq).toBe(Math.max(...full.map((n) => n.seq)));
     });
 
-    it("[R294] above 5,000 nodes the page carries HEAD's spine, each spine node's children, and what it names", async () => {
-      const imported = await call(
-        "POST",
-        "/api/import",
-        JSON.stringify(bigLedger({ total: NEAR_FIRST_FROM + 100, title: "Near" })),
+    it("[R294] above 5,000 nodes the page carries HEAD's spine, HEAD's replies and what it names, and counts each spine message's other versions", async () => {
+      const file = bigLedger({ total: NEAR_FIRST_FROM + 100, title: "Near" });
+      const parentOf = new Map(file.nodes.map((n) => [n.id, n.predecessorId]));
+      const spineIds = new Set<string>();
+      for (
+        let id: string | null = file.session.headId;
+        id !== null;
+        id = parentOf.get(id) ?? null
+      ) {
+        spineIds.add(id);
+      }
+      const hasChildren = new Set(file.nodes.map((n) => n.predecessorId));
+      // Among the spine's siblings, a notice and a spawned branch: attachments, never
+      // versions ([R290]), so never counted.
+      const leaves = file.nodes.filter(
+        (n) =>
+          !spineIds.has(n.id) &&
+          !hasChildren.has(n.id) &&
+          n.predecessorId !== null &&
+          spineIds.has(n.predecessorId),
       );
+      const [notice, spawned] = leaves;
+      if (!notice || !spawned)
+        throw new Error("the big ledger has no two dead leaves on the spine");
+      const nodes = file.nodes.map((n) =>
+        n.id === notice.id
+          ? { ...n, kind: "notice" as const }
+          : n.id === spawned.id
+            ? { ...n, callerId: n.predecessorId }
+            : n,
+      );
+      const imported = await call("POST", "/api/import", JSON.stringify({ ...file, nodes }));
       expect(imported.status).toBe(201);
       const sessionId = asSessionId(imported.json["id"] as string);
       const workspace = (await services()).workspaceFor(LOCAL_ACTOR);
@@ -322,17 +360,44 @@ for (const { kind, enabled } of DATABASE_KINDS) {
       expect(first.near).toBe(true);
       expect(first.total).toBe(full.length);
       const want = full.filter(
-        (n) =>
-          spine.has(n.id) ||
-          (n.predecessorId !== null && spine.has(n.predecessorId)) ||
-          n.id === far.id,
+        (n) => spine.has(n.id) || n.predecessorId === session.headId || n.id === far.id,
       );
       expect(first.nodes.map((n) => n.id)).toEqual(want.map((n) => n.id));
-      expect(first.nodes.length).toBeLessThan(full.length / 2);
+      expect(first.nodes.length).toBeLessThan(spine.size + 10);
       // Spine nodes whole (lean), the others as their card labels.
       for (const n of first.nodes) {
         expect(n.partial).toBe(spine.has(n.id) ? "reads" : "skeleton");
       }
+      // Each spine message's versions by the engine's rule, minus the spine's own and `far`:
+      // the page's `‹ i/n ›` and the graph's tags count them as if held.
+      const childrenOf = (id: NodeId) =>
+        full.filter((n) => n.predecessorId === id) as unknown as LedgerNode[];
+      const expected: (readonly [string, number, number, number])[] = [];
+      for (const id of spine) {
+        const node = byId.get(id);
+        const parent = node?.predecessorId ? byId.get(node.predecessorId) : undefined;
+        if (!node || !parent) continue;
+        const others = versionsUnder(parent as unknown as LedgerNode, childrenOf).filter(
+          (v) => v.id !== node.id && v.id !== far.id,
+        );
+        const before = others.filter((v) => v.seq < node.seq).length;
+        if (others.length > 0) expected.push([parent.id, node.seq, before, others.length - before]);
+      }
+      const byParent = (a: readonly [string, ...unknown[]], b: readonly [string, ...unknown[]]) =>
+        a[0].localeCompare(b[0]);
+      expect([...first.leftOut].sort(byParent)).toEqual(expected.sort(byParent));
+      expect(expected.length).toBeGreaterThan(10);
+      // The notice and the spawned branch are left out, and not counted as versions.
+      const counted = first.leftOut.reduce((sum, [, , b, a]) => sum + b + a, 0);
+      const siblings = full.filter(
+        (n) =>
+          n.predecessorId !== null &&
+          spine.has(n.predecessorId) &&
+          !spine.has(n.id) &&
+          n.predecessorId !== session.headId &&
+          n.id !== far.id,
+      ).length;
+      expect(counted).toBe(siblings - 2);
     });
 
     it("[R294] the rest comes in columns: exactly the nodes of the list form", async () => {

@@ -34,7 +34,8 @@ async function load(
 /**
  * The nodes the page is rendered with (docs/big-sessions.md, [R114], [R294]): HEAD's spine,
  * ROOT and the active summary whole (lean), every other node a skeleton the browser fills on
- * demand — all of them, or for a big session the part it opens on — in columns ([R293]),
+ * demand — all of them, or for a big session the part it opens on, with the count of the
+ * versions it leaves out — in columns ([R293]),
  * which the browser parses in a third of the time a list takes.
  */
 async function initialNodes(
@@ -46,7 +47,9 @@ async function initialNodes(
   const first = await workspace.firstLedger(session, movedFrom ? [movedFrom] : []);
   return {
     nodes: packLedger(session.id, first.nodes),
-    rest: first.near ? { total: first.total, lastSeq: first.lastSeq } : null,
+    rest: first.near
+      ? { total: first.total, lastSeq: first.lastSeq, leftOut: first.leftOut }
+      : null,
   };
 }
 

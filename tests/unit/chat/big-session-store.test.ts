@@ -10,7 +10,7 @@ import {
   cancelWaitingForRest,
   type LedgerRest,
 } from "@/components/session/session-store";
-import { versionTip } from "@/components/session/versions";
+import { versionCount, versionCountBelow, versionTip } from "@/components/session/versions";
 import {
   childrenLookup,
   selectGraph,
@@ -743,6 +743,44 @@ describe("[R294] a near-first page: the part it opens on, then the rest in one f
     await s.getState().whenComplete();
     await s.getState().catchUp();
     expect(calls.filter((c) => c.kind === "skeleton")).toHaveLength(4);
+  });
+
+  it("[R294] the versions the part leaves out count in ‹ i/n › until the rest lands, then the held ones do", async () => {
+    // The server's rule: the part holds the spine (no x5), and counts x5 — one version of
+    // n2 newer than it — under n1.
+    const { source } = fakeSource(
+      () => server,
+      () => session("n4"),
+    );
+    const s = storeOf(chain(4), "n4", source, {
+      total: 7,
+      lastSeq: 6,
+      leftOut: [["n1", 2, 0, 1]],
+    });
+    const n1 = () => nodeOf(s.getState(), id("n1"));
+    const node = (x: string) => {
+      const n = nodeOf(s.getState(), id(x));
+      if (!n) throw new Error(`${x} is not held`);
+      return n;
+    };
+    expect(s.getState().nodes.get("x5")).toBeUndefined();
+    expect(versionCount(s.getState(), node("n2"))).toEqual([0, 2]);
+    expect(versionCountBelow(s.getState(), n1() ?? node("R"))).toBe(2);
+    // Messages without versions left out count what is held.
+    expect(versionCount(s.getState(), node("n3"))).toEqual([0, 1]);
+    // A retry written meanwhile is newer than every version left out: exact too.
+    s.getState().merge([wire("z7", "n1", 7)]);
+    expect(versionCount(s.getState(), node("n2"))).toEqual([0, 3]);
+    expect(versionCount(s.getState(), node("z7"))).toEqual([2, 3]);
+
+    await s.getState().whenComplete();
+    expect(s.getState().complete).toBe(true);
+    expect(s.getState().leftOut).toBeNull();
+    expect(s.getState().nodes.get("x5")).toBeDefined();
+    // The same numbers, now from the nodes themselves.
+    expect(versionCount(s.getState(), node("n2"))).toEqual([0, 3]);
+    expect(versionCount(s.getState(), node("x5"))).toEqual([1, 3]);
+    expect(versionCount(s.getState(), node("z7"))).toEqual([2, 3]);
   });
 
   /** A near-first store whose fill calls `between` as it asks for each page. */

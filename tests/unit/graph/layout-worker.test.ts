@@ -97,6 +97,7 @@ class FakeWorker implements WorkerLike {
 const input = (l: TestLedger, head: string, opts = FOLDED, summary?: string): ModelInput => ({
   ...opts,
   session: l.session(head, summary),
+  leftOut: null,
   nodes: l.record(),
 });
 
@@ -107,6 +108,7 @@ const resetSync = (gen: number, l: TestLedger, head: string, summary?: string): 
   redraw: false,
   more: false,
   session: l.session(head, summary),
+  leftOut: null,
   upserts: l.nodes,
   removed: [],
   expanded: [],
@@ -312,6 +314,31 @@ describe("[R138] the graph built in the worker from what changed", () => {
     expect(last.summaries.upserts).toEqual([]);
     expect(last.cards.removed).toEqual([]);
     expectModel(shown.at(-1), l.graph("u300"), FOLDED);
+  });
+
+  it("[R294] a near-first page's versions left out count in the cards' tags and fork marks", () => {
+    const { worker, shown, client } = wholeClient();
+    // The part: R, u0, a0 (HEAD). The whole: a0 has 3 older and 1 newer versions under u0.
+    const part = new TestLedger().chain("R", "u0 a0");
+    const at = part.nodes.find((n) => n.id === nid("a0"))?.seq ?? -1;
+    const leftOut = new Map([[nid("u0"), { at, before: 3, after: 1 }]]);
+    client.request({ ...input(part, "a0"), leftOut });
+    worker.answer();
+    const card = (model: GraphModel | undefined, id: string) => {
+      const c = model?.cards.get(nid(id));
+      if (c?.type !== "turn") throw new Error(`no turn card ${id}`);
+      return c.data;
+    };
+    expect(card(shown.at(-1), "a0").sibling).toBe("4/5");
+    expect(card(shown.at(-1), "u0").forks).toBe(5);
+    // The same tags once the versions are held and nothing is left out.
+    const whole = new TestLedger().chain("R", "u0");
+    for (const v of ["a1", "a2", "a3"]) whole.add(v, "u0");
+    whole.add("a0", "u0").add("a4", "u0");
+    client.request({ ...input(whole, "a0"), leftOut: null });
+    worker.answer();
+    expect(card(shown.at(-1), "a0").sibling).toBe("4/5");
+    expect(card(shown.at(-1), "u0").forks).toBe(5);
   });
 
   it("[R138] one request in flight; requests made meanwhile coalesce; the newest is shown", () => {
