@@ -12,9 +12,9 @@ import type { WireNode, WirePartial } from "./wire-node";
  * Columns carry a skeleton in about a third of that.
  *
  * Exact: `unpackLedger(packLedger(s, nodes))` deep-equals `nodes` for any nodes of session
- * `s`. A node a column cannot carry exactly (another session's, a predecessor not before it,
- * an id with a comma, a timestamp not in `toISOString` form, a kind or status this version
- * does not know) travels whole in `whole`.
+ * `s`. A node a column cannot carry exactly (another session's, an id with a comma, a
+ * timestamp not in `toISOString` form, a kind or status this version does not know)
+ * travels whole in `whole`.
  */
 export interface PackedLedger {
   readonly sessionId: SessionId;
@@ -22,8 +22,16 @@ export interface PackedLedger {
   readonly count: number;
   /** The packed nodes' ids in order, joined by commas. */
   readonly ids: string;
-  /** Per packed node: 0 for no predecessor, else 1 + the predecessor's position. */
-  readonly pred: readonly number[];
+  /**
+   * Per packed node: 1 + its predecessor's position among these nodes, or 0 — then its
+   * predecessor is in `outer` (one not among these nodes, or not before it: a page of a
+   * skeleton pass whose nodes hang off nodes of earlier pages), or it has none. (`pred`
+   * before `outer` existed, when such a node travelled whole: renamed, so a reader of the
+   * older form fails on this one instead of reading those nodes as roots.)
+   */
+  readonly predecessor: readonly number[];
+  /** By packed index: the predecessor's id, where it is not among these nodes before it. */
+  readonly outer: Readonly<Record<number, NodeId>>;
   /** Per packed node: its seq minus the previous packed node's (the first: its seq). */
   readonly seq: readonly number[];
   /** Per packed node, one letter each: its kind, its status, what it leaves out. */
@@ -115,7 +123,8 @@ function exactTime(iso: string): number | null {
 export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): PackedLedger {
   const position = new Map<string, number>();
   const ids: string[] = [];
-  const pred: number[] = [];
+  const predecessor: number[] = [];
+  const outer: Record<number, NodeId> = {};
   const seq: number[] = [];
   const kind: string[] = [];
   const status: string[] = [];
@@ -139,7 +148,6 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
     position.set(node.id, at);
     const fits =
       node.sessionId === sessionId &&
-      predAt !== undefined &&
       !node.id.includes(",") &&
       node.id !== "" &&
       ms !== null &&
@@ -159,7 +167,11 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
     }
     const i = ids.length;
     ids.push(node.id);
-    pred.push(predAt + 1);
+    if (predAt === undefined) {
+      predecessor.push(0);
+      // Not undefined: checked above (an id of `position` is only ever a string).
+      if (node.predecessorId !== null) outer[i] = node.predecessorId;
+    } else predecessor.push(predAt + 1);
     seq.push(node.seq - lastSeq);
     lastSeq = node.seq;
     kind.push(LETTER_OF_KIND.get(node.kind) ?? "");
@@ -184,7 +196,8 @@ export function packLedger(sessionId: SessionId, nodes: readonly WireNode[]): Pa
     sessionId,
     count: nodes.length,
     ids: ids.join(","),
-    pred,
+    predecessor,
+    outer,
     seq,
     kind: kind.join(""),
     status: status.join(""),
@@ -220,9 +233,10 @@ export function unpackLedger(packed: PackedLedger): WireNode[] {
   let fromWide = 0;
   ids.forEach((raw, i) => {
     while (out[at] !== undefined) at += 1;
-    const p = packed.pred[i] ?? 0;
+    const p = packed.predecessor[i] ?? 0;
     const predecessor = p === 0 ? null : out[p - 1];
     if (predecessor === undefined) throw new Error(`packed ledger: no predecessor for ${raw}`);
+    const predecessorId = predecessor === null ? (packed.outer[i] ?? null) : predecessor.id;
     seq += packed.seq[i] ?? 0;
     const delta = packed.time[i] ?? 0;
     // Consecutive nodes written in the same millisecond share one string.
@@ -240,7 +254,7 @@ export function unpackLedger(packed: PackedLedger): WireNode[] {
     const node: WireNode = {
       id: asNodeId(raw),
       sessionId: packed.sessionId,
-      predecessorId: predecessor === null ? null : predecessor.id,
+      predecessorId,
       seq: inline(seq),
       kind: letter(KIND_OF, packed.kind[i], "kind"),
       content,

@@ -325,9 +325,14 @@ export const packedLedgerSchema = named(
         sessionId: sessionId(),
         count: z.number().int().min(0).describe("How many nodes, packed and whole"),
         ids: z.string().describe("The packed nodes' ids in order, joined by commas"),
-        pred: z
+        predecessor: z
           .array(z.number().int().min(0))
-          .describe("Per packed node: 0 for no predecessor, else 1 + its position"),
+          .describe(
+            "Per packed node: 1 + its predecessor's position, or 0: its predecessor is in `outer`, or it has none",
+          ),
+        outer: z
+          .record(positionKey(), nodeId())
+          .describe("By packed position: a predecessor not among the packed nodes before it"),
         seq: z.array(z.number().int()).describe("Per packed node: seq minus the previous one's"),
         kind: z.string().describe("One letter per packed node: r u a t s n"),
         status: z.string().describe("One letter per packed node: c s i e"),

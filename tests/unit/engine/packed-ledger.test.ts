@@ -124,6 +124,36 @@ describe("the session page's ledger in columns", () => {
     expect(unpackLedger(both)).toEqual([odd, child]);
   });
 
+  it("[R293] a node whose predecessor is not among the nodes before it packs in columns", () => {
+    // A page of a skeleton pass: versions hanging off spine nodes of earlier pages.
+    const base: WireNode = {
+      id: asNodeId("v1"),
+      sessionId: S1,
+      predecessorId: asNodeId("on-an-earlier-page"),
+      seq: 10,
+      kind: "assistant",
+      content: "a version",
+      status: "complete",
+      callerId: null,
+      metadata: {},
+      reads: [],
+      tokenCount: tokens(3),
+      createdAt: "2026-12-01T00:00:00.000Z",
+      partial: "skeleton",
+    };
+    const nodes: WireNode[] = [
+      base,
+      { ...base, id: asNodeId("v2"), predecessorId: asNodeId("v1"), seq: 11 },
+      { ...base, id: asNodeId("v3"), predecessorId: asNodeId("v4"), seq: 12 },
+      { ...base, id: asNodeId("v4"), predecessorId: null, seq: 13, kind: "root" },
+    ];
+    const packed = packLedger(S1, nodes);
+    expect(packed.whole).toEqual([]);
+    expect(packed.predecessor).toEqual([0, 1, 0, 0]);
+    expect(packed.outer).toEqual({ 0: "on-an-earlier-page", 2: "v4" });
+    expect(unpackLedger(packed)).toStrictEqual(nodes);
+  });
+
   it("[R293] a large session's skeletons take about a third of the characters as columns", () => {
     const file = bigLedger({ total: 2_000 });
     const nodes: WireNode[] = file.nodes.map((n, i) => ({
