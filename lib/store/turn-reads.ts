@@ -107,17 +107,21 @@ export class TurnReader implements TurnReads {
   ): Promise<LedgerNode[]> {
     const ids = [...new Set([...named, ...also])];
     if (ids.length === 0) return [];
+    // Each part a primary-key lookup. As one WHERE with an OR, SQLite read the session's
+    // every node through its (sessionId, seq) index to match the predecessors.
+    const cols = Prisma.sql`n."id", n."sessionId", n."predecessorId", n."seq", n."kind", n."content",
+             n."status", n."callerId", n."metadata", n."tokenCount", n."createdAt"`;
     const preds =
       named.length === 0
         ? Prisma.empty
-        : Prisma.sql`OR "id" IN (SELECT "predecessorId" FROM "Node"
-                                   WHERE "sessionId" = ${sessionId}
-                                     AND "id" IN (${Prisma.join([...new Set(named)])}))`;
+        : Prisma.sql`UNION
+      SELECT ${cols} FROM "Node" c CROSS JOIN "Node" n
+       WHERE c."sessionId" = ${sessionId} AND c."id" IN (${Prisma.join([...new Set(named)])})
+         AND n."id" = c."predecessorId" AND n."sessionId" = ${sessionId}`;
     const rows = await this.ctx.db.$queryRaw<Omit<NodeRow, "reads">[]>`
-      SELECT "id", "sessionId", "predecessorId", "seq", "kind", "content", "status", "callerId",
-             "metadata", "tokenCount", "createdAt"
-        FROM "Node"
-       WHERE "sessionId" = ${sessionId} AND ("id" IN (${Prisma.join(ids)}) ${preds})`;
+      SELECT ${cols} FROM "Node" n
+       WHERE n."sessionId" = ${sessionId} AND n."id" IN (${Prisma.join(ids)})
+      ${preds}`;
     return rows.map((row) => nodeFromRow({ ...row, reads: "[]" }));
   }
 }

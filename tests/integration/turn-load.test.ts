@@ -58,7 +58,7 @@ describeEachDatabase("[R118] one load per turn, handed down", (kind) => {
   const what = (x: Statement) =>
     x.name.startsWith("raw: SELECT s.")
       ? "load: session, leases"
-      : x.name.startsWith('raw: SELECT "id", "sessionId"')
+      : x.name.startsWith('raw: SELECT ? FROM "Node" n WHERE n."sessionId" = ? AND n."id" IN')
         ? "load: nodes"
         : x.name.startsWith("raw: SELECT now()")
           ? "clock, live stream"
