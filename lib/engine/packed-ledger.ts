@@ -231,12 +231,19 @@ export function unpackLedger(packed: PackedLedger): WireNode[] {
   let createdAt = "";
   let from = 0;
   let fromWide = 0;
+  // One string per predecessor outside the page: the many versions under one message share it.
+  const outer = new Map<string, NodeId>();
   ids.forEach((raw, i) => {
     while (out[at] !== undefined) at += 1;
     const p = packed.predecessor[i] ?? 0;
     const predecessor = p === 0 ? null : out[p - 1];
     if (predecessor === undefined) throw new Error(`packed ledger: no predecessor for ${raw}`);
-    const predecessorId = predecessor === null ? (packed.outer[i] ?? null) : predecessor.id;
+    let predecessorId = predecessor === null ? null : predecessor.id;
+    const named = predecessor === null ? packed.outer[i] : undefined;
+    if (named !== undefined) {
+      predecessorId = outer.get(named) ?? named;
+      outer.set(named, predecessorId);
+    }
     seq += packed.seq[i] ?? 0;
     const delta = packed.time[i] ?? 0;
     // Consecutive nodes written in the same millisecond share one string.
