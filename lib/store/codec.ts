@@ -1,5 +1,6 @@
 import { asNodeId, asSessionId, tokens, type NodeId } from "../engine/ids";
 import { readsRefKey, type ReadsRef } from "../engine/reads-ref";
+import { NODE_KINDS } from "../engine/wire-decode";
 import type {
   LedgerNode,
   NodeKind,
@@ -35,14 +36,7 @@ export interface SessionRow {
   updatedAt: Date | string;
 }
 
-const KINDS: ReadonlySet<string> = new Set<NodeKind>([
-  "root",
-  "user",
-  "assistant",
-  "tool",
-  "summary",
-  "notice",
-]);
+const KINDS: ReadonlySet<string> = new Set<NodeKind>(NODE_KINDS);
 const STATUSES: ReadonlySet<string> = new Set<NodeStatus>([
   "complete",
   "streaming",
