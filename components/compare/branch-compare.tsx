@@ -5,7 +5,7 @@ import type { NodeId } from "@/lib/engine/ids";
 import type { WireNode } from "@/lib/engine/wire-node";
 import type { BranchComparison } from "@/lib/engine/compare-branches";
 import { useSession, useSessionStoreApi } from "@/components/session/session-context";
-import { versionTitle, versionsBelow } from "@/components/session/versions";
+import { versionCount, versionTitle } from "@/components/session/versions";
 import type { SessionState } from "@/components/session/session-store";
 import { errorOf } from "@/components/ui/api-error";
 import { readAnswer } from "@/components/ui/read-answer";
@@ -19,6 +19,8 @@ type Loaded =
   | { readonly status: "ready"; readonly data: BranchComparison<WireNode> };
 
 const selectNodes = (s: SessionState) => s.nodes;
+const selectChildren = (s: SessionState) => s.children;
+const selectLeftOut = (s: SessionState) => s.leftOut;
 const selectLive = (s: SessionState) => s.live;
 const selectHead = (s: SessionState) => s.session.headId;
 const selectSessionId = (s: SessionState) => s.session.id;
@@ -54,6 +56,8 @@ export function BranchCompare({
   const sessionId = useSession(selectSessionId);
   const headId = useSession(selectHead);
   const nodes = useSession(selectNodes);
+  const children = useSession(selectChildren);
+  const leftOut = useSession(selectLeftOut);
   const live = useSession(selectLive);
   // The answer for the pair it was asked for: a new pair shows as loading until its own.
   const pairKey = `${a}:${b}`;
@@ -97,18 +101,15 @@ export function BranchCompare({
   const columns = useMemo((): CompareColumn[] => {
     if (loaded.status !== "ready") return [];
     const { data } = loaded;
-    const fork = nodes.get(data.forkId);
-    const versions = fork === undefined ? [] : versionsBelow(store.getState(), fork);
     const column = (key: "a" | "b", list: readonly WireNode[], end: NodeId): CompareColumn => {
       const first = list[0];
-      const at = first === undefined ? -1 : versions.findIndex((v) => v.id === first.id);
+      // Where the branch's first message stands among the fork's versions — counting those
+      // a near-first page has not brought yet ([R294]); [0, 1] when it is none of them.
+      const [at, count] =
+        first === undefined ? [0, 1] : versionCount({ nodes, children, leftOut }, first);
       const here = end === headId || list.some((n) => n.id === headId);
       const title =
-        at >= 0 && versions.length > 1
-          ? versionTitle(at, versions.length)
-          : key === "a"
-            ? "First branch"
-            : "Second branch";
+        count > 1 ? versionTitle(at, count) : key === "a" ? "First branch" : "Second branch";
       return {
         key,
         title,
@@ -123,7 +124,7 @@ export function BranchCompare({
       };
     };
     return [column("a", data.a, a), column("b", data.b, b)];
-  }, [loaded, nodes, store, headId, a, b, onContinue]);
+  }, [loaded, nodes, children, leftOut, headId, a, b, onContinue]);
 
   if (loaded.status === "loading") return <p className={styles.status}>Lining up the branches…</p>;
   if (loaded.status === "error") {
