@@ -79,7 +79,7 @@ export function GraphToolbar({
 
 /**
  * While a near-first page brings the rest of a big session ([R294]): what the graph shows
- * is HEAD's branch and its versions, and the rest is on its way.
+ * is HEAD's branch (its fork marks counting the versions to come), and the rest is on its way.
  */
 function LoadingRest() {
   const complete = useSession((st) => st.complete);
