@@ -405,7 +405,9 @@ export class Workspace {
     const nodes = await this.skeletonOf(session, near ? also : null);
     // What the part holds under spine messages beyond the spine itself: only `also`.
     const leftOut =
-      near && session.headId !== null ? await store.versionsLeftOut(id, session.headId, also) : [];
+      near && session.headId !== null
+        ? await store.versionsLeftOut(id, session.headId, also, lastSeq)
+        : [];
     return { nodes, total, lastSeq, near, leftOut };
   }
 

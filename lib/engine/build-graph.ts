@@ -158,8 +158,13 @@ export function buildGraph(
     const left = leftOut?.get(node.id);
     for (const child of index.childrenOf(node.id)) {
       if (isAttachmentOf(child, node)) continue;
-      // A near-first page's versions left out count where they stand ([R294]).
-      siblingIndex.set(child.id, versionPlaceWith(count++, 0, child.seq, left)[0]);
+      const held = count++;
+      // A near-first page's versions left out count where they stand ([R294]); no pair is
+      // made for a ledger held whole (every build of a 100,000-node graph passes here).
+      siblingIndex.set(
+        child.id,
+        left === undefined ? held : versionPlaceWith(held, 0, child.seq, left)[0],
+      );
     }
     if (left !== undefined) count += left.before + left.after;
     if (count > 0) childCount.set(node.id, count);

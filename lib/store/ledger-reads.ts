@@ -36,6 +36,7 @@ export interface LedgerReads {
     sessionId: SessionId,
     headId: NodeId,
     held: readonly NodeId[],
+    upToSeq: number,
   ): Promise<LeftOutWire>;
   spineIds(sessionId: SessionId, headId: NodeId): Promise<NodeId[]>;
   spine(sessionId: SessionId, headId: NodeId, options?: { reads?: boolean }): Promise<LedgerNode[]>;
@@ -237,13 +238,16 @@ export class LedgerReader implements LedgerReads {
    * What a near-first page of `headId` leaves out ([R294]): for each spine message with other
    * versions, `[parentId, seq of the spine's version, versions older, versions newer]` —
    * its parent's children minus attachments (the engine's `versionsUnder`), minus the
-   * spine's own and the `held` ones the page carries anyway. One pass over the spine's
-   * children that returns a row per forked message, not per child.
+   * spine's own and the `held` ones the page carries anyway, up to seq `upToSeq` (the
+   * page's `lastSeq`: a version written since comes with the catch-up, and would otherwise
+   * be counted as well as held). One pass over the spine's children that returns a row per
+   * forked message, not per child.
    */
   async versionsLeftOut(
     sessionId: SessionId,
     headId: NodeId,
     held: readonly NodeId[],
+    upToSeq: number,
   ): Promise<LeftOutWire> {
     const rows = await this.ctx.db.$queryRaw<
       { pred: string; at: number | bigint; before: number | bigint; after: number | bigint }[]
@@ -255,6 +259,7 @@ export class LedgerReader implements LedgerReads {
         FROM spine s CROSS JOIN "Node" c CROSS JOIN "Node" n
        WHERE s.pred IS NOT NULL AND c."id" = s.id
          AND n."sessionId" = ${sessionId} AND n."predecessorId" = s.pred AND n."id" <> s.id
+         AND n."seq" <= ${upToSeq}
          AND n."kind" NOT IN (${Prisma.join(NEVER_VERSION_KINDS)})
          AND (n."callerId" IS NULL OR n."callerId" <> s.pred OR n."kind" = 'tool')
          ${held.length > 0 ? Prisma.sql`AND n."id" NOT IN (${Prisma.join(held)})` : Prisma.empty}

@@ -289,15 +289,19 @@ for (const { kind, enabled } of DATABASE_KINDS) {
       const byId = new Map(whole.map((n) => [n.id, n]));
       for (const n of near) expect(n).toEqual(byId.get(n.id));
       const { store } = await services();
-      expect(await store.versionsLeftOut(sessionId, asNodeId(headReply?.id ?? ""), [])).toEqual([
+      const head = asNodeId(headReply?.id ?? "");
+      const lastSeq = Math.max(...full.map((n) => n.seq));
+      expect(await store.versionsLeftOut(sessionId, head, [], lastSeq)).toEqual([
         [root?.id, edited?.seq, 1, 0],
       ]);
       // A version the page names anyway is not counted again.
       expect(
-        await store.versionsLeftOut(sessionId, asNodeId(headReply?.id ?? ""), [
-          asNodeId(firstUser?.id ?? ""),
-        ]),
+        await store.versionsLeftOut(sessionId, head, [asNodeId(firstUser?.id ?? "")], lastSeq),
       ).toEqual([]);
+      // Nor one written after the page's lastSeq: the catch-up brings it, held, not counted.
+      expect(await store.versionsLeftOut(sessionId, head, [], (firstUser?.seq ?? 0) - 1)).toEqual(
+        [],
+      );
 
       // A session within the limit arrives whole, with its count and highest seq.
       const first = await workspace.firstLedger(await workspace.session(sessionId));
