@@ -241,7 +241,9 @@ export class LedgerReader implements LedgerReads {
    * spine's own and the `held` ones the page carries anyway, up to seq `upToSeq` (the
    * page's `lastSeq`: a version written since comes with the catch-up, and would otherwise
    * be counted as well as held). One pass over the spine's children that returns a row per
-   * forked message, not per child.
+   * forked message, not per child. (`+n."seq"`: a bound SQLite could read through the
+   * (sessionId, seq) index made it scan the session per spine node — 9.7 s, not 2.9 s, for
+   * the 100,000-node page; the unary plus keeps it on the (sessionId, predecessorId) index.)
    */
   async versionsLeftOut(
     sessionId: SessionId,
@@ -259,7 +261,7 @@ export class LedgerReader implements LedgerReads {
         FROM spine s CROSS JOIN "Node" c CROSS JOIN "Node" n
        WHERE s.pred IS NOT NULL AND c."id" = s.id
          AND n."sessionId" = ${sessionId} AND n."predecessorId" = s.pred AND n."id" <> s.id
-         AND n."seq" <= ${upToSeq}
+         AND +n."seq" <= ${upToSeq}
          AND n."kind" NOT IN (${Prisma.join(NEVER_VERSION_KINDS)})
          AND (n."callerId" IS NULL OR n."callerId" <> s.pred OR n."kind" = 'tool')
          ${held.length > 0 ? Prisma.sql`AND n."id" NOT IN (${Prisma.join(held)})` : Prisma.empty}
