@@ -1,3 +1,4 @@
+import { Prisma } from "../generated/prisma/client";
 import { EngineError } from "../engine/errors";
 import { asNodeId, LOCAL_OWNER, type NodeId, type SessionId } from "../engine/ids";
 import type { CommittedEvent } from "../engine/events";
@@ -10,7 +11,7 @@ import { UNTITLED } from "../engine/session-title";
 import { DEFAULT_SYSTEM_PROMPT } from "../engine/system-prompt";
 import { claimAttachments, dropAttachmentsOf } from "./attachments";
 import { encodeJson, encodeReads, nodeFromRow, sessionFromRow } from "./codec";
-import { sliceOf, type LedgerSlice } from "./node-rows";
+import { insertNodeRows, sliceOf, type InsertedRow, type LedgerSlice } from "./node-rows";
 import type {
   AppendInput,
   AppendResult,
@@ -154,23 +155,24 @@ export class LedgerWriter implements LedgerWrites {
         input.predecessorKind !== undefined &&
         input.expectedHeadId === predecessorId &&
         session.headId === predecessorId;
-      const pred = headHolds
-        ? { id: predecessorId, kind: input.predecessorKind }
-        : await tx.node.findFirst({
-            where: { id: predecessorId, sessionId: input.sessionId },
-            select: { id: true, kind: true },
-          });
-      if (!pred) {
+      // The predecessor (unless HEAD holds), the lease clock and, for an exclusive write, the
+      // live stream it judges: one read.
+      const checks = await this.ctx.appendChecks(tx, input.sessionId, {
+        predecessorId: headHolds ? undefined : predecessorId,
+        live: input.exclusive === true,
+      });
+      const predecessorKind = headHolds ? input.predecessorKind : checks.predecessorKind;
+      if (predecessorKind === null || predecessorKind === undefined) {
         throw new EngineError(
           "node_not_found",
           `No node ${predecessorId} in session ${input.sessionId}.`,
         );
       }
       // [R5], asserted where the write lands: nothing hangs off a summary or a notice.
-      if (isSideLeafKind(pred.kind as NodeKind)) {
+      if (isSideLeafKind(predecessorKind as NodeKind)) {
         throw new EngineError(
           "invalid_target",
-          `Nothing can be appended under a ${pred.kind}: it is a side leaf.`,
+          `Nothing can be appended under a ${predecessorKind}: it is a side leaf.`,
         );
       }
       if (input.callerId) {
@@ -185,10 +187,7 @@ export class LedgerWriter implements LedgerWrites {
         }
       }
       if (input.expectSummary) await this.checkSummaryBase(tx, session, input.expectSummary);
-      // The lease clock, and for an exclusive write the live stream it judges, in one read.
-      const { now, live } = input.exclusive
-        ? await this.ctx.clockAndLiveStream(tx, input.sessionId)
-        : { now: await this.ctx.leaseClock(tx), live: null };
+      const { now, live } = checks;
       if (input.expectedHeadId !== undefined && session.headId !== input.expectedHeadId) {
         throw new EngineError(
           "conflict",
@@ -203,27 +202,38 @@ export class LedgerWriter implements LedgerWrites {
         );
       }
       const id = this.ctx.deps.newNodeId();
-      const seq = session.nextSeq - (input.placeholder ? 2 : 1);
-      const row = await tx.node.create({
-        data: {
-          id,
-          sessionId: input.sessionId,
-          predecessorId,
-          seq,
-          kind: input.kind,
-          content: input.content,
-          status: input.status,
-          callerId: input.callerId ?? null,
-          metadata: encodeJson(input.metadata ?? {}),
-          reads: encodeReads(input.readsRef ?? input.reads ?? []),
-          tokenCount: input.tokenCount,
-          leaseUntil:
-            input.status === "streaming"
-              ? new Date(now.getTime() + (input.leaseMs ?? 30_000))
-              : null,
-          createdAt: now,
-        },
-      });
+      const row: InsertedRow = {
+        id,
+        sessionId: input.sessionId,
+        predecessorId,
+        seq: session.nextSeq - (input.placeholder ? 2 : 1),
+        kind: input.kind,
+        content: input.content,
+        status: input.status,
+        callerId: input.callerId ?? null,
+        metadata: encodeJson(input.metadata ?? {}),
+        reads: encodeReads(input.readsRef ?? input.reads ?? []),
+        tokenCount: input.tokenCount,
+        leaseUntil:
+          input.status === "streaming" ? new Date(now.getTime() + (input.leaseMs ?? 30_000)) : null,
+        createdAt: now,
+      };
+      const placeholderRow: InsertedRow | undefined = input.placeholder && {
+        id: this.ctx.deps.newNodeId(),
+        sessionId: input.sessionId,
+        predecessorId: id,
+        seq: session.nextSeq - 1,
+        kind: "assistant",
+        content: "",
+        status: "streaming",
+        callerId: null,
+        metadata: encodeJson(input.placeholder.metadata),
+        reads: "[]",
+        tokenCount: 0,
+        leaseUntil: new Date(now.getTime() + input.placeholder.leaseMs),
+        createdAt: now,
+      };
+      await insertNodeRows(tx, placeholderRow ? [row, placeholderRow] : [row]);
       if (input.attachmentIds && input.attachmentIds.length > 0) {
         await claimAttachments(tx, input.sessionId, id, input.attachmentIds);
       }
@@ -243,45 +253,24 @@ export class LedgerWriter implements LedgerWrites {
       };
       let head: string | null = headMoved ? id : null;
       let placeholder: LedgerNode | undefined;
-      if (input.placeholder) {
-        const placeholderId = this.ctx.deps.newNodeId();
-        placeholder = nodeFromRow(
-          await tx.node.create({
-            data: {
-              id: placeholderId,
-              sessionId: input.sessionId,
-              predecessorId: id,
-              seq: session.nextSeq - 1,
-              kind: "assistant",
-              content: "",
-              status: "streaming",
-              callerId: null,
-              metadata: encodeJson(input.placeholder.metadata),
-              reads: "[]",
-              tokenCount: 0,
-              leaseUntil: new Date(now.getTime() + input.placeholder.leaseMs),
-              createdAt: now,
-            },
-          }),
-        );
+      if (placeholderRow) {
+        placeholder = nodeFromRow(placeholderRow);
         const extends_ = shouldAdvanceHead({
           currentHeadId: asNodeId(head ?? session.headId ?? ""),
           node: { kind: "assistant", predecessorId: asNodeId(id) },
           advanceHead: input.advanceHead,
         });
-        if (extends_) head = placeholderId;
+        if (extends_) head = placeholder.id;
       }
       const metaBefore = sessionFromRow(session).meta;
       const metaAfter = input.metaAfter ? input.metaAfter(metaBefore, node) : undefined;
       const meta = metaAfter ? encodeJson(metaAfter) : undefined;
       if (head !== null || meta !== undefined) {
-        await tx.session.update({
-          where: { id: input.sessionId },
-          data: {
-            ...(head !== null ? { headId: head } : {}),
-            ...(meta !== undefined ? { meta } : {}),
-          },
-        });
+        const sets = [
+          ...(head !== null ? [Prisma.sql`"headId" = ${head}`] : []),
+          ...(meta !== undefined ? [Prisma.sql`"meta" = ${meta}`] : []),
+        ];
+        await tx.$executeRaw`UPDATE "Session" SET ${Prisma.join(sets)} WHERE "id" = ${input.sessionId}`;
       }
       return {
         node,

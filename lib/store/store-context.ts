@@ -1,9 +1,14 @@
+import { Prisma } from "../generated/prisma/client";
 import type { Database, Db } from "../db/client";
 import { EngineError } from "../engine/errors";
 import type { CommittedEvent, CommittedEvents } from "../engine/events";
 import type { NodeId, SessionId } from "../engine/ids";
+import type { SessionRow } from "./codec";
 import { FinalNodes } from "./final-nodes";
 import { withWriteRetry } from "./write-retry";
+
+/** The session row as its write lock returns it. */
+export type LockedSession = SessionRow & { readonly nextSeq: number };
 
 /** A write transaction's client. */
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -62,24 +67,20 @@ export class StoreContext {
 
   /**
    * Takes the session's write lock with an UPDATE of its row, reserving the next `reserve`
-   * seqs (the row's `nextSeq` is then past them); returns the row as updated.
+   * seqs (the row's `nextSeq` is then past them); returns the row as updated. One raw
+   * statement: every write begins with it, a turn's claim included, where Prisma's query
+   * builder cost more than the database's own work (docs/benchmarks.md, "The claim in
+   * three statements").
    */
-  async lockSession(tx: Tx, id: SessionId, reserve = 0) {
-    try {
-      return await tx.session.update({
-        where: { id },
-        // Every write is activity: the session list orders by `updatedAt`.
-        data:
-          reserve > 0
-            ? { nextSeq: { increment: reserve }, updatedAt: this.deps.now() }
-            : { updatedAt: this.deps.now() },
-      });
-    } catch (e) {
-      if ((e as { code?: string }).code === "P2025") {
-        throw new EngineError("session_not_found", `No session ${id}.`);
-      }
-      throw e;
-    }
+  async lockSession(tx: Tx, id: SessionId, reserve = 0): Promise<LockedSession> {
+    // Every write is activity: the session list orders by `updatedAt`.
+    const rows = await tx.$queryRaw<(SessionRow & { nextSeq: number | bigint })[]>`
+      UPDATE "Session" SET "nextSeq" = "nextSeq" + ${reserve}, "updatedAt" = ${this.deps.now()}
+       WHERE "id" = ${id}
+       RETURNING "id", "title", "headId", "rootId", "meta", "nextSeq", "createdAt", "updatedAt"`;
+    const row = rows[0];
+    if (row === undefined) throw new EngineError("session_not_found", `No session ${id}.`);
+    return { ...row, nextSeq: Number(row.nextSeq) };
   }
 
   /**
@@ -96,29 +97,44 @@ export class StoreContext {
   }
 
   /**
-   * The lease clock and a reply of the session streaming under a live lease by it (its id, or
-   * null): on PostgreSQL one statement, which reads the database's clock too.
+   * What an append checks under the lock, in one read: the kind of the predecessor it names
+   * (`undefined` when not asked, `null` when the session has no such node), the session's
+   * reply streaming under a live lease (when `live` is asked; its id, or null) and the lease
+   * clock ({@link leaseClock}: the database's on PostgreSQL, read in the same statement).
+   * On SQLite, asked nothing, it reads nothing.
    */
-  async clockAndLiveStream(
+  async appendChecks(
     tx: Tx,
     sessionId: SessionId,
-  ): Promise<{ now: Date; live: string | null }> {
-    if (this.kind !== "postgresql") {
-      const now = this.deps.now();
-      const live = await tx.node.findFirst({
-        where: { sessionId, status: "streaming", leaseUntil: { gt: now } },
-        select: { id: true },
-      });
-      return { now, live: live?.id ?? null };
+    ask: { readonly predecessorId?: NodeId | undefined; readonly live: boolean },
+  ): Promise<{ now: Date; predecessorKind: string | null | undefined; live: string | null }> {
+    const pg = this.kind === "postgresql";
+    const appNow = this.deps.now();
+    if (!pg && ask.predecessorId === undefined && !ask.live) {
+      return { now: appNow, predecessorKind: undefined, live: null };
     }
-    const rows = await tx.$queryRaw<{ now: Date | string; live: string | null }[]>`
-      SELECT now() AS "now",
-             (SELECT "id" FROM "Node"
-               WHERE "sessionId" = ${sessionId} AND "status" = 'streaming' AND "leaseUntil" > (now() AT TIME ZONE 'UTC')
-               LIMIT 1) AS "live"`;
+    const clock = pg ? Prisma.sql`(now() AT TIME ZONE 'UTC')` : Prisma.sql`${appNow}`;
+    const predecessor =
+      ask.predecessorId === undefined
+        ? Prisma.sql`NULL`
+        : Prisma.sql`(SELECT "kind" FROM "Node" WHERE "id" = ${ask.predecessorId} AND "sessionId" = ${sessionId})`;
+    const live = ask.live
+      ? Prisma.sql`(SELECT "id" FROM "Node"
+           WHERE "sessionId" = ${sessionId} AND "status" = 'streaming' AND "leaseUntil" > ${clock}
+           LIMIT 1)`
+      : Prisma.sql`NULL`;
+    const rows = await tx.$queryRaw<
+      { now?: Date | string; predecessorKind: string | null; live: string | null }[]
+    >`SELECT ${pg ? Prisma.sql`now() AS "now", ` : Prisma.empty}${predecessor} AS "predecessorKind", ${live} AS "live"`;
     const row = rows[0];
-    if (row === undefined) throw new Error("unreachable: SELECT now() answers one row");
-    return { now: row.now instanceof Date ? row.now : new Date(row.now), live: row.live };
+    if (row === undefined) throw new Error("unreachable: a SELECT without FROM answers one row");
+    const now =
+      row.now === undefined ? appNow : row.now instanceof Date ? row.now : new Date(row.now);
+    return {
+      now,
+      predecessorKind: ask.predecessorId === undefined ? undefined : row.predecessorKind,
+      live: row.live,
+    };
   }
 
   async requireSession(db: Db | Tx, id: SessionId): Promise<void> {

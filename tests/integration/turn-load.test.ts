@@ -60,9 +60,15 @@ describeEachDatabase("[R118] one load per turn, handed down", (kind) => {
       ? "load: session, leases"
       : x.name.startsWith('raw: SELECT ? FROM "Node" n WHERE n."sessionId" = ? AND n."id" IN')
         ? "load: nodes"
-        : x.name.startsWith("raw: SELECT now()")
-          ? "clock, live stream"
-          : x.name;
+        : x.name.startsWith('raw: UPDATE "Session" SET "nextSeq"')
+          ? "lock"
+          : x.name.includes('AS "predecessorKind"')
+            ? "checks: predecessor, live stream, clock"
+            : x.name.startsWith('raw: INSERT INTO "Node"')
+              ? "insert nodes"
+              : x.name.startsWith('raw: UPDATE "Session" SET ? WHERE')
+                ? "move HEAD"
+                : x.name;
   /** The reads before the claim: outside any transaction. */
   const reads = (log: readonly Statement[]) =>
     log.filter((x) => x.tx === null && x.name !== "transaction").map(what);
@@ -80,13 +86,13 @@ describeEachDatabase("[R118] one load per turn, handed down", (kind) => {
     // request ([R292]).
     expect(atModel.map(what)).toEqual(["load: session, leases", "load: nodes"]);
     // The claim: the lock (the row's one write), the live-stream re-check with the clock, the
-    // user node and its reply, HEAD — no read of the session row or of HEAD's node.
+    // user node and its reply in one insert, HEAD — no read of the session row or of HEAD's
+    // node (HEAD's compare-and-swap stands for it).
     expect(claim(log)).toEqual([
-      "session.update",
-      kind === "postgresql" ? "clock, live stream" : "node.findFirst",
-      "node.create",
-      "node.create",
-      "session.update",
+      "lock",
+      "checks: predecessor, live stream, clock",
+      "insert nodes",
+      "move HEAD",
     ]);
     expect(sessionReads(log)).toHaveLength(1);
   });
@@ -97,12 +103,12 @@ describeEachDatabase("[R118] one load per turn, handed down", (kind) => {
     expect(reads(log.slice(0, claimAt))).toEqual(["load: session, leases", "load: nodes"]);
     // Its prompt is rendered from the load: it goes out before the claim too ([R292]).
     expect(atModel.map(what)).toEqual(["load: session, leases", "load: nodes"]);
+    // The parent is read once, under the lock, in the same read as the live stream.
     expect(claim(log)).toEqual([
-      "session.update",
-      "node.findFirst",
-      kind === "postgresql" ? "clock, live stream" : "node.findFirst",
-      "node.create",
-      "session.update",
+      "lock",
+      "checks: predecessor, live stream, clock",
+      "insert nodes",
+      "move HEAD",
     ]);
     expect(sessionReads(log)).toHaveLength(1);
   });
