@@ -70,7 +70,7 @@ export class StoreContext {
    * seqs (the row's `nextSeq` is then past them); returns the row as updated. One raw
    * statement: every write begins with it, a turn's claim included, where Prisma's query
    * builder cost more than the database's own work (docs/benchmarks.md, "The claim in
-   * three statements").
+   * four statements").
    */
   async lockSession(tx: Tx, id: SessionId, reserve = 0): Promise<LockedSession> {
     // Every write is activity: the session list orders by `updatedAt`.
