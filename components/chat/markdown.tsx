@@ -41,7 +41,31 @@ const HARDEN: Pluggable = [
     blockedLinkClass: s.blocked,
   },
 ];
-const REHYPE_PLUGINS = Object.values({ ...defaultRehypePlugins, harden: HARDEN });
+
+interface HastNode {
+  tagName?: string;
+  properties?: Record<string, unknown>;
+  children?: HastNode[];
+}
+
+/**
+ * rehype-harden titles a blocked link "Blocked URL: " and its href — which the sanitiser has
+ * already removed from a `javascript:` link, so the tooltip read "Blocked URL: undefined".
+ */
+function blockedLinkTitles() {
+  const walk = (node: HastNode) => {
+    if (node.properties?.["title"] === "Blocked URL: undefined") {
+      node.properties["title"] = "Link blocked: only web and mail links open from a reply";
+    }
+    node.children?.forEach(walk);
+  };
+  return walk;
+}
+
+const REHYPE_PLUGINS = [
+  ...Object.values({ ...defaultRehypePlugins, harden: HARDEN }),
+  blockedLinkTitles,
+];
 
 /** Links from model output open in a new tab, with no opener and no referrer. */
 function ExternalLink({ href, children }: AnchorHTMLAttributes<HTMLAnchorElement>) {
@@ -57,7 +81,7 @@ const CONTROLS = { code: { copy: true, download: false }, table: false, mermaid:
 
 /**
  * Model output as sanitised Markdown, rendered by streamdown: an unterminated construct is
- * repaired while it streams, the text is split into blocks so a token re-renders only the
+ * repaired while it streams (never once the reply is complete), the text is split into blocks so a token re-renders only the
  * last one, code is highlighted by Shiki in the light and dark themes, and every code
  * block has a copy button. Renders on the server too.
  */
@@ -100,6 +124,10 @@ export const Markdown = memo(function Markdown({
         // more — a week's itinerary on a phone showed three days.
         tableMaxHeight={0}
         isAnimating={streaming}
+        // Only a reply still streaming is repaired: a finished one shows what it says. An
+        // unclosed `[`, `**` or fence in a complete reply (a model quoting a cut-off line)
+        // was "closed" on screen, adding text the reply does not hold or hiding the rest.
+        parseIncompleteMarkdown={streaming}
       >
         {shown}
       </Streamdown>

@@ -15,6 +15,9 @@ describe("model output renders as sanitised markdown (issue 12)", () => {
     expect(out).not.toContain("onclick");
     expect(out).not.toContain("javascript:");
     expect(out).not.toContain("<iframe");
+    // The blocked link says why, not "Blocked URL: undefined" (its href is gone).
+    expect(out).not.toContain("undefined");
+    expect(out).toContain('title="Link blocked: only web and mail links open from a reply"');
   });
 
   it("[R110] never loads an image: remote and data images are blocked", () => {
@@ -53,5 +56,19 @@ describe("model output renders as sanitised markdown (issue 12)", () => {
     const out = html("This is **bold and still stream", true);
     expect(out).toContain('data-streamdown="strong"');
     expect(out).not.toContain("**");
+  });
+
+  it("[R110] a complete reply is not repaired: an unclosed construct shows as written", () => {
+    // A reply quoting a cut-off line: repaired, its `[` swallowed the next paragraph into a
+    // link to nowhere.
+    const text = 'He wrote: "see [the notes\n\nContext used: 603 tokens.';
+    expect(html(text, true)).toContain("incomplete-link");
+    const done = html(text);
+    expect(done).not.toContain("incomplete-link");
+    expect(done).toContain("see [the notes</p>");
+    expect(done).toContain("<p>Context used: 603 tokens.</p>");
+    const bold = html("This is **bold and never closed");
+    expect(bold).not.toContain('data-streamdown="strong"');
+    expect(bold).toContain("**bold and never closed");
   });
 });
