@@ -136,6 +136,27 @@ test("bad input: an unknown session is a 404 page and an empty message is refuse
   expect(reboundApi.status()).toBe(421);
 });
 
+test("a double-clicked Send sends once and lets the reply finish; a mistyped command is refused", async ({
+  page,
+}) => {
+  await newSession(page, "Double click");
+  await page.getByLabel("Message").fill("Tell me about spindles");
+  // The second click lands where Send was, on Stop: it must not stop the reply just sent.
+  await page.getByRole("button", { name: "Send" }).dblclick();
+  await expect(page.locator(".msg-status.streaming")).toHaveCount(0);
+  await expect(page.locator("article.msg-assistant .msg-status.interrupted")).toHaveCount(0);
+  await expect(page.locator("article.msg-user")).toHaveCount(1);
+  await expect(page.locator("article.msg-assistant").last()).toContainText(
+    '"Tell me about spindles"',
+  );
+  // A typo of /compact is refused instead of going to the model as a message.
+  await page.getByLabel("Message").fill("/compcat");
+  await page.getByLabel("Message").press("Enter");
+  await expect(page.getByText("There is no command /compcat")).toBeVisible();
+  await expect(page.getByLabel("Message")).toHaveValue("/compcat");
+  await expect(page.locator("article.msg-user")).toHaveCount(1);
+});
+
 test("two tabs: a turn sent in one appears live in the other", async ({ browser }) => {
   const context = await browser.newContext({ storageState: ADMIN_STATE });
   const a = await context.newPage();

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import type { AttachmentCaps } from "@/lib/files/limits";
 import { selectStreaming, useSession } from "@/components/session/session-context";
 import { useDraft } from "./drafts";
@@ -49,6 +50,14 @@ export function Composer({
   const setError = useSession((s) => s.setError);
   const setNotice = useSession((s) => s.setNotice);
   const wait = waitReason(busy, streaming);
+  const notice = useSession((s) => s.notice);
+  // The "wait for …" notice Enter showed goes once the wait is over (it stayed on, untrue).
+  const waitShown = useRef<string | null>(null);
+  useEffect(() => {
+    if (wait !== null || waitShown.current === null) return;
+    if (notice === waitShown.current) setNotice(null);
+    waitShown.current = null;
+  }, [wait, notice, setNotice]);
   const model = useSession((s) => s.model);
   const sessionModel = useSession((s) => s.session.meta.settings?.model);
   const models = several.chosen;
@@ -66,6 +75,7 @@ export function Composer({
     if (text.trim() === "" && files.length === 0) return;
     // Enter while the turn is held says why nothing was sent; the draft stays in the box.
     if (wait !== null) {
+      waitShown.current = wait;
       setNotice(wait);
       return;
     }
@@ -167,9 +177,7 @@ export function Composer({
         rows={Math.min(8, Math.max(1, text.split("\n").length))}
       />
       {busy === "turn" ? (
-        <button type="button" className="btn" onClick={actions.stop} aria-label="Stop">
-          Stop
-        </button>
+        <StopButton onStop={actions.stop} />
       ) : (
         <button
           type="submit"
@@ -181,5 +189,32 @@ export function Composer({
         </button>
       )}
     </form>
+  );
+}
+
+/**
+ * How long a Stop that has just taken Send's place ignores clicks: the second click of a
+ * double-clicked Send lands on it, and stopped the reply the first click had started.
+ */
+const STOP_ARMS_AFTER_MS = 500;
+
+function StopButton({ onStop }: { onStop: () => void }) {
+  const shownAt = useRef<number | null>(null);
+  useEffect(() => {
+    shownAt.current = performance.now();
+  }, []);
+  return (
+    <button
+      type="button"
+      className="btn"
+      aria-label="Stop"
+      onClick={() => {
+        const at = shownAt.current;
+        if (at === null || performance.now() - at < STOP_ARMS_AFTER_MS) return;
+        onStop();
+      }}
+    >
+      Stop
+    </button>
   );
 }

@@ -14,9 +14,14 @@ export const SLASH_HELP: readonly { readonly usage: string; readonly what: strin
   { usage: "/model <name>", what: "switch this session's model" },
 ];
 
-/** Parses the composer's text. Text that does not start with a known command is a message. */
+/**
+ * Parses the composer's text. Text that does not start with `/word` is a message; `/word`
+ * that is no command is refused (a typo such as "/compcat" would otherwise go to the model
+ * as a message), and `//` sends text that starts with a slash.
+ */
 export function parseComposer(input: string): ComposerCommand {
   const text = input.trim();
+  if (text.startsWith("//")) return { kind: "message", text: input.replace("//", "/") };
   if (text === "/") {
     return {
       kind: "invalid",
@@ -44,6 +49,9 @@ export function parseComposer(input: string): ComposerCommand {
         ? { kind: "model", name: rest.trim() }
         : { kind: "invalid", message: "Usage: /model <name>" };
     default:
-      return { kind: "message", text: input };
+      return {
+        kind: "invalid",
+        message: `There is no command /${name}: try ${SLASH_HELP.map((h) => h.usage.split(" ")[0]).join(", ")}. To send a message that starts with "/", begin it with "//".`,
+      };
   }
 }

@@ -21,7 +21,17 @@ describe("composer commands", () => {
       message: expect.stringContaining("/compact"),
     });
     expect(parseComposer("/send 01ABC")).toMatchObject({ kind: "invalid" });
-    expect(parseComposer("/unknown thing")).toEqual({ kind: "message", text: "/unknown thing" });
+    // A command that does not exist is refused, not sent to the model (a typo of /compact).
+    expect(parseComposer("/compcat")).toEqual({
+      kind: "invalid",
+      message: expect.stringContaining("There is no command /compcat: try /compact, /task"),
+    });
+    // `//` sends text that starts with a slash; a path is text already.
+    expect(parseComposer("//unknown thing")).toEqual({ kind: "message", text: "/unknown thing" });
+    expect(parseComposer("/etc/hosts maps names")).toEqual({
+      kind: "message",
+      text: "/etc/hosts maps names",
+    });
     expect(parseComposer("hello /compact")).toEqual({ kind: "message", text: "hello /compact" });
   });
 });
