@@ -310,3 +310,23 @@ test("[R211] [R212] the sessions sidebar: recent first, filtered, current marked
   await page.getByRole("button", { name: "Hide sessions" }).click();
   await expect(sidebar).toHaveCount(0);
 });
+
+test("a refused setting is explained in the settings panel, in the field's words, and goes once a save succeeds", async ({
+  page,
+}) => {
+  await newSession(page, "Settings refusal");
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("form", { name: "Session settings" });
+  await settings.getByLabel("Context window (tokens)").fill("100");
+  await settings.getByRole("button", { name: "Save" }).click();
+  const refusal = settings.getByRole("alert");
+  await expect(refusal).toHaveText("The context window must be at least 256 tokens.");
+  // Still open, beside the field; nothing of the field's path ("settings.contextWindow").
+  await expect(page.getByText("settings.contextWindow")).toHaveCount(0);
+  await settings.getByLabel("Context window (tokens)").fill("4096");
+  await settings.getByRole("button", { name: "Save" }).click();
+  await expect(settings).toHaveCount(0);
+  await page.getByRole("button", { name: "Settings" }).click();
+  await expect(settings.getByRole("alert")).toHaveCount(0);
+  await expect(settings.getByLabel("Context window (tokens)")).toHaveValue("4096");
+});

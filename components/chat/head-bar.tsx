@@ -35,8 +35,10 @@ export function HeadBar({ actions }: { actions: SessionActions }) {
         <strong>You are at your message “{text}”.</strong>{" "}
         {replies === 0
           ? "It has no reply yet."
-          : `Its ${replies === 1 ? "reply is" : `${replies} replies are`} on another branch.`}{" "}
-        Generate a reply here, or send a message to add it after this one.
+          : // The replies hang right below it (HEAD stops before them), not on another branch.
+            `It already has ${replies === 1 ? "a reply" : `${replies} replies`} below it (open ${replies === 1 ? "it" : "one"} in the graph to continue there).`}{" "}
+        Generate a{replies === 0 ? "" : "nother"} reply here, or send a message to add it after this
+        one.
       </p>
       <button
         type="button"

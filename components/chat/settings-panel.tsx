@@ -28,10 +28,12 @@ export function SettingsPanel({
 }) {
   const session = useSession((s) => s.session);
   const setSession = useSession((s) => s.setSession);
-  const setError = useSession((s) => s.setError);
   const defaults = useSession((s) => s.model);
   const settings = session.meta.settings ?? {};
   const [open, setOpen] = useState(false);
+  // Why the last save was refused, shown in the panel beside the fields (the page's status
+  // line is far from them, and it kept the error after a later save went through).
+  const [refused, setRefused] = useState<string | null>(null);
   const catalogue = useModels();
   const [model, setModel] = useState(settings.model ?? "");
   const [window, setWindow] = useState(settings.contextWindow?.toString() ?? "");
@@ -58,6 +60,7 @@ export function SettingsPanel({
     setTools(toolsChoice(settings.tools));
     setVision(toolsChoice(settings.vision));
     setPolicy(settings.policy ?? "rolling-single");
+    setRefused(null);
     setOpen(true);
   };
   useImperativeHandle(handle, () => ({ open: openPanel }));
@@ -87,7 +90,8 @@ export function SettingsPanel({
       policy: policy === "rolling-single" ? null : policy,
     };
     const result = await updateSessionAction(session.id, { settings: next });
-    if (!result.ok) return setError(result.error.message);
+    if (!result.ok) return setRefused(withoutPath(result.error.message));
+    setRefused(null);
     setSession(result.value);
     setOpen(false);
   };
@@ -176,6 +180,11 @@ export function SettingsPanel({
               <option value="off">Off</option>
             </select>
           </label>
+          {refused && (
+            <p className={styles.error} role="alert">
+              {refused}
+            </p>
+          )}
           <div className={styles.actions}>
             <button type="button" className="btn" onClick={() => setOpen(false)}>
               Cancel
@@ -188,6 +197,14 @@ export function SettingsPanel({
       )}
     </div>
   );
+}
+
+/**
+ * A refusal's message without the field's path: the server names the field it refused
+ * (`settings.contextWindow: The context window must be …`) and its words already say which.
+ */
+function withoutPath(message: string): string {
+  return message.replace(/^settings\.\w+: /, "");
 }
 
 /** A switch the session may override: the model's default, on or off (tools, images). */

@@ -45,9 +45,13 @@ export function autoCompactDecision(input: AutoCompactInput): AutoCompactDecisio
     return {
       kind: "thrash",
       message:
-        `The context is full again ${input.turnsSinceCompaction} turn(s) after the last compaction. ` +
-        "Lower keepRecentTokens, switch to a model with a larger window, or start a new branch.",
+        `The context is full again ${turnsText(input.turnsSinceCompaction)} after the last compaction. ` +
+        "Lower “Keep recent” in Settings (keepRecentTokens), switch to a model with a larger window, or start a new branch.",
     };
   }
   return { kind: "compact" };
+}
+
+function turnsText(n: number): string {
+  return n === 1 ? "one turn" : `${n} turns`;
 }

@@ -14,7 +14,7 @@ export interface OverflowInput {
 
 const GIVE_UP =
   "The conversation no longer fits this model's context window, even after compaction. " +
-  "Start a branch from an earlier message, lower keepRecentTokens, or switch to a model " +
+  "Start a branch from an earlier message, lower “Keep recent” in Settings (keepRecentTokens), or switch to a model " +
   "with a larger window.";
 
 /**
