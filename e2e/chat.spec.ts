@@ -136,7 +136,7 @@ test("bad input: an unknown session is a 404 page and an empty message is refuse
   expect(reboundApi.status()).toBe(421);
 });
 
-test("a double-clicked Send sends once and lets the reply finish; a mistyped command is refused", async ({
+test("[R295] [R297] a double-clicked Send sends once and lets the reply finish; a mistyped command is refused", async ({
   page,
 }) => {
   await newSession(page, "Double click");

@@ -311,7 +311,7 @@ test("[R211] [R212] the sessions sidebar: recent first, filtered, current marked
   await expect(sidebar).toHaveCount(0);
 });
 
-test("a refused setting is explained in the settings panel, in the field's words, and goes once a save succeeds", async ({
+test("[R297] a refused setting is explained in the settings panel, in the field's words, and goes once a save succeeds", async ({
   page,
 }) => {
   await newSession(page, "Settings refusal");

@@ -6,7 +6,7 @@ import { asNodeId, asSessionId, tokens, type NodeId } from "@/lib/engine/ids";
 import type { LedgerNode } from "@/lib/engine/types";
 
 describe("composer commands", () => {
-  it("parses the slash commands and leaves other text as a message", () => {
+  it("[R297] parses the slash commands, refuses an unknown one and leaves other text as a message", () => {
     expect(parseComposer("/compact")).toEqual({ kind: "compact" });
     expect(parseComposer("/task find the bug")).toEqual({ kind: "task", prompt: "find the bug" });
     expect(parseComposer("/send 01ABC hello there")).toEqual({

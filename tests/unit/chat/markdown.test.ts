@@ -58,7 +58,7 @@ describe("model output renders as sanitised markdown (issue 12)", () => {
     expect(out).not.toContain("**");
   });
 
-  it("[R110] a complete reply is not repaired: an unclosed construct shows as written", () => {
+  it("[R296] a complete reply is not repaired: an unclosed construct shows as written", () => {
     // A reply quoting a cut-off line: repaired, its `[` swallowed the next paragraph into a
     // link to nowhere.
     const text = 'He wrote: "see [the notes\n\nContext used: 603 tokens.';
