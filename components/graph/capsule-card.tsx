@@ -3,7 +3,7 @@
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { useSession } from "@/components/session/session-context";
-import { auditText, capsuleTitle, savingText } from "./card-text";
+import { auditBadgeText, auditText, capsuleTitle, savingText } from "./card-text";
 import type { CapsuleNode, FrameNode } from "./flow-node-types";
 import { HANDLE, PORT_INSET, SIZE } from "./flow-types";
 import s from "./graph.module.css";
@@ -27,7 +27,6 @@ function CapsuleFace(props: {
         >
           {capsuleTitle(props.turns, props.summaries)}
         </span>
-        <AuditTag summaryId={props.summaryId} />
         {props.head && (
           <span className={s.tags}>
             <span
@@ -42,6 +41,7 @@ function CapsuleFace(props: {
       <div className={s.capsuleWhat}>
         — the model reads this instead{" "}
         <span className={s.saving}>· {savingText(props.tokensSaved)}</span>
+        <AuditTag summaryId={props.summaryId} />
       </div>
       <div className={s.capsuleText}>{props.text}</div>
     </>
@@ -56,11 +56,12 @@ function AuditTag({ summaryId }: { readonly summaryId: string }) {
     audit.mode === "model"
       ? `A model answered ${audit.total} questions about the original turns from this summary and from the originals; a judge scored them 0–5 (mean ${audit.score?.toFixed(2) ?? "—"}).`
       : `Fact-retention check (no model): ${audit.found} of ${audit.total} facts, names, files and decisions of the original turns are stated in this summary.`;
+  // Beside the saving, where the line has room: in the title's row the full wording ran
+  // ~100 px past the capsule's edge. Short on screen, in full for screen readers.
   return (
-    <span className={s.tags}>
-      <span className={cx(s.tag, s.auditTag, "capsule-audit")} title={title}>
-        {auditText(audit)}
-      </span>
+    <span className={cx(s.tag, s.auditTag, "capsule-audit")} title={title}>
+      <span aria-hidden>{auditBadgeText(audit)}</span>
+      <span className="visually-hidden">{auditText(audit)}</span>
     </span>
   );
 }

@@ -57,3 +57,18 @@ export function auditText(audit: {
     ? `audit ${audit.score.toFixed(1)}/5`
     : `audit: ${audit.found} of ${audit.total} facts kept`;
 }
+
+/**
+ * The same audit as the capsule's badge shows it, short enough for the capsule's width:
+ * "audit 4.2/5", or "audit 7/9" for the check without a model ({@link auditText} says it in
+ * full, for screen readers and the node panel).
+ */
+export function auditBadgeText(audit: {
+  readonly score: number | null;
+  readonly found: number;
+  readonly total: number;
+}): string {
+  return audit.score !== null
+    ? `audit ${audit.score.toFixed(1)}/5`
+    : `audit ${audit.found}/${audit.total}`;
+}

@@ -377,18 +377,13 @@ export function GraphCanvas({ onCheckout }: { readonly onCheckout: (id: NodeId) 
               </svg>
             </ControlButton>
           </Controls>
-          <Panel position="bottom-right">
-            <div className={p.viewControls}>
-              <BackToHead head={headBox} onClick={backToHead} />
-              {minimap && (
-                <GraphMinimap
-                  cards={cards}
-                  headCardId={headCard}
-                  theme={theme}
-                  onPan={view.detach}
-                />
-              )}
-            </div>
+          {/* "Back to HEAD" beside the map, not above it over the cards; each is a cover of
+              its own (use-graph-viewport.ts), so the corner above the button stays free. */}
+          <Panel position="bottom-right" className={p.viewControls}>
+            <BackToHead head={headBox} onClick={backToHead} />
+            {minimap && (
+              <GraphMinimap cards={cards} headCardId={headCard} theme={theme} onPan={view.detach} />
+            )}
           </Panel>
           {picking !== null && (
             <Panel position="top-center">

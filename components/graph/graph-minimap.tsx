@@ -88,15 +88,20 @@ export function GraphMinimap({
     const el = canvas.current;
     const ctx = el?.getContext("2d");
     if (el === null || ctx === null || ctx === undefined || box === null) return;
-    const dpr = window.devicePixelRatio || 1;
-    el.width = Math.round(box.width * dpr);
-    el.height = Math.round(box.height * dpr);
-    const style = getComputedStyle(el);
-    const colours = ORDER.map((paint) =>
-      rgbaOf(style.getPropertyValue(COLOUR_VARS[paint]).trim() || "#888"),
-    );
-    const ranks = paintRanks(el.width, el.height, box, dpr, cards.values(), headCardId);
-    ctx.putImageData(new ImageData(rgbaPixels(ranks, colours), el.width, el.height), 0, 0);
+    // Painted on the next frame: on a theme switch this effect runs before next-themes' own
+    // (a parent's) sets the new theme on <html>, so the colours read now would be the old.
+    const frame = requestAnimationFrame(() => {
+      const dpr = window.devicePixelRatio || 1;
+      el.width = Math.round(box.width * dpr);
+      el.height = Math.round(box.height * dpr);
+      const style = getComputedStyle(el);
+      const colours = ORDER.map((paint) =>
+        rgbaOf(style.getPropertyValue(COLOUR_VARS[paint]).trim() || "#888"),
+      );
+      const ranks = paintRanks(el.width, el.height, box, dpr, cards.values(), headCardId);
+      ctx.putImageData(new ImageData(rgbaPixels(ranks, colours), el.width, el.height), 0, 0);
+    });
+    return () => cancelAnimationFrame(frame);
   }, [cards, headCardId, box, theme]);
 
   const panTo = useCallback(

@@ -71,29 +71,84 @@ export function boundsOf(
   return minX === Infinity ? null : { minX, minY, maxX, maxY };
 }
 
-/** The zoom at which `boxes` fill the pane (padded), at no more than `max`. */
-function fitZoom(
-  b: { minX: number; minY: number; maxX: number; maxY: number },
-  pane: Pane,
-  max: number,
-) {
-  const roomX = Math.max(1, pane.width - 2 * FIT_PADDING.x);
-  const roomY = Math.max(1, pane.height - FIT_PADDING.top - FIT_PADDING.bottom);
-  const spanX = Math.max(1, b.maxX - b.minX);
-  const spanY = Math.max(1, b.maxY - b.minY);
-  return { zoom: Math.max(MIN_ZOOM, Math.min(max, roomX / spanX, roomY / spanY)), roomX, roomY };
+/** Room kept between a card and a control drawn over the pane, in screen pixels. */
+export const COVER_GAP = 12;
+
+interface Padding {
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+  readonly left: number;
 }
 
-/** The viewport that shows every box, padded, at no more than natural size. */
-export function fitViewport(cards: Iterable<Box>, pane: Pane, max = FIT_MAX_ZOOM): Viewport {
-  const b = boundsOf(cards);
-  if (b === null) return { x: 0, y: 0, zoom: FIT_MAX_ZOOM };
-  const { zoom, roomX, roomY } = fitZoom(b, pane, max);
+const PLAIN: Padding = {
+  top: FIT_PADDING.top,
+  right: FIT_PADDING.x,
+  bottom: FIT_PADDING.bottom,
+  left: FIT_PADDING.x,
+};
+
+/** The viewport that centres `b` in the pane inside `pad`, at no more than `max`. */
+function fitInside(
+  b: { minX: number; minY: number; maxX: number; maxY: number },
+  pane: Pane,
+  pad: Padding,
+  max: number,
+): Viewport {
+  const roomX = Math.max(1, pane.width - pad.left - pad.right);
+  const roomY = Math.max(1, pane.height - pad.top - pad.bottom);
+  const spanX = Math.max(1, b.maxX - b.minX);
+  const spanY = Math.max(1, b.maxY - b.minY);
+  const zoom = Math.max(MIN_ZOOM, Math.min(max, roomX / spanX, roomY / spanY));
   return {
-    x: FIT_PADDING.x + (roomX - (b.maxX - b.minX) * zoom) / 2 - b.minX * zoom,
-    y: FIT_PADDING.top + (roomY - (b.maxY - b.minY) * zoom) / 2 - b.minY * zoom,
+    x: pad.left + (roomX - (b.maxX - b.minX) * zoom) / 2 - b.minX * zoom,
+    y: pad.top + (roomY - (b.maxY - b.minY) * zoom) / 2 - b.minY * zoom,
     zoom,
   };
+}
+
+/**
+ * Two paddings that keep a fit clear of every control drawn over the pane: each control's
+ * strip taken off the top or the bottom of the pane (the half it sits in), or off its left
+ * or right.
+ */
+function clearPaddings(pane: Pane): readonly [Padding, Padding] {
+  let rows = PLAIN;
+  let columns = PLAIN;
+  for (const c of pane.covers ?? []) {
+    rows =
+      c.top + c.bottom > pane.height
+        ? { ...rows, bottom: Math.max(rows.bottom, pane.height - c.top + COVER_GAP) }
+        : { ...rows, top: Math.max(rows.top, c.bottom + COVER_GAP) };
+    columns =
+      c.left + c.right > pane.width
+        ? { ...columns, right: Math.max(columns.right, pane.width - c.left + COVER_GAP) }
+        : { ...columns, left: Math.max(columns.left, c.right + COVER_GAP) };
+  }
+  return [rows, columns];
+}
+
+/**
+ * The viewport that shows every box, padded, at no more than natural size, and clear of
+ * the controls drawn over the pane (the minimap, the zoom buttons): when a box would lie
+ * under one, the larger of the fits that leave their strip of the pane free.
+ */
+export function fitViewport(cards: Iterable<Box>, pane: Pane, max = FIT_MAX_ZOOM): Viewport {
+  const boxes = [...cards];
+  const b = boundsOf(boxes);
+  if (b === null) return { x: 0, y: 0, zoom: FIT_MAX_ZOOM };
+  const plain = fitInside(b, pane, PLAIN, max);
+  const covers = pane.covers ?? [];
+  const covered = (view: Viewport) =>
+    boxes.some((box) => {
+      const rect = screenRect(box, view);
+      return covers.some((cover) => overlaps(rect, cover));
+    });
+  if (covers.length === 0 || !covered(plain)) return plain;
+  const [rowsPad, columnsPad] = clearPaddings(pane);
+  const rows = fitInside(b, pane, rowsPad, max);
+  const columns = fitInside(b, pane, columnsPad, max);
+  return columns.zoom > rows.zoom ? columns : rows;
 }
 
 /** The viewport that puts a card's centre at a point of the pane (fractions of its size). */

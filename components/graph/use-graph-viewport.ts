@@ -65,22 +65,32 @@ const placeOf = (card: FlowNode) => `${card.id}@${card.position.x},${card.positi
 
 const ANIMATE = { duration: 200 } as const;
 
-/** The pane's size, and where the controls drawn over it (React Flow's panels) are. */
+/**
+ * The pane's size, and where the controls drawn over it (those in React Flow's panels) are:
+ * each control on its own, so the space beside a short one in a panel is not counted.
+ */
 function measurePane(element: HTMLElement | null): Pane {
   if (element === null) return { width: 0, height: 0 };
   const box = element.getBoundingClientRect();
   const covers: Rect[] = [];
   for (const panel of element.querySelectorAll(".react-flow__panel")) {
-    const r = panel.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;
-    covers.push({
-      left: r.left - box.left,
-      top: r.top - box.top,
-      right: r.right - box.left,
-      bottom: r.bottom - box.top,
-    });
+    for (const control of panel.children.length > 0 ? panel.children : [panel]) {
+      const r = control.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      covers.push({
+        left: r.left - box.left,
+        top: r.top - box.top,
+        right: r.right - box.left,
+        bottom: r.bottom - box.top,
+      });
+    }
   }
   return { width: box.width, height: box.height, covers };
+}
+
+/** HEAD's card at `zoom` a little below the middle, moved up or aside off the controls. */
+function headClearView(head: Box, pane: Pane, zoom: number): Viewport {
+  return bringIntoView(head, headViewport(head, pane, zoom), pane);
 }
 
 /** Whether any part of a box shows in a pane of this size under a viewport. */
@@ -151,7 +161,9 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
     if (pane.width === 0) return;
     initialised.current = true;
     if (head !== undefined) followed.current = placeOf(head);
-    move(openingViewport(cards.values(), pane, head ?? null), 0);
+    const opening = openingViewport(cards.values(), pane, head ?? null);
+    // HEAD alone in the middle may lie under the map in a short pane: it is moved off it.
+    move(head === undefined ? opening : bringIntoView(head, opening, pane), 0);
   }, [ready, cards, head, paneSize, move]);
 
   // A capsule was folded or unfolded (by a click, Space, the detail panel or its frame):
@@ -320,7 +332,7 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
       return;
     }
     if (headClear) return;
-    move(headViewport(head, pane, Math.max(view.zoom, READABLE_ZOOM)));
+    move(headClearView(head, pane, Math.max(view.zoom, READABLE_ZOOM)));
   }, [head, branchCapsules, intended, paneSize, move]);
 
   // The pane changed size (the detail panel opened below it or grew with a longer message,
@@ -372,7 +384,7 @@ export function useGraphViewport(input: GraphViewportInput): GraphViewport {
     detached.current = false;
     if (head === undefined) return;
     followed.current = placeOf(head);
-    move(headViewport(head, paneSize(), READING_ZOOM));
+    move(headClearView(head, paneSize(), READING_ZOOM));
   }, [head, paneSize, move]);
   const reveal = useCallback(
     (cardId: string) => {

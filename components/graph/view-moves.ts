@@ -1,5 +1,6 @@
 import { SIZE, type FlowNode } from "./flow-types";
 import {
+  COVER_GAP,
   FIT_PADDING,
   isClear,
   onScreen,
@@ -32,9 +33,6 @@ export function keepInPlace(was: Box, wasView: Viewport, now: Box, zoom: number)
     zoom,
   };
 }
-
-/** Room kept between a card and a control drawn over the pane. */
-const COVER_GAP = 12;
 
 /**
  * The least move of `view` that brings `box` inside the pane, padded as a fit is, and clear

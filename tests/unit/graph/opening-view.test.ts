@@ -6,6 +6,7 @@ import type { GraphLayout } from "@/components/graph/flow-types";
 import { layoutGraph } from "@/components/graph/layout";
 import {
   CARD_TEXT_PX,
+  fitViewport,
   frameViewport,
   headViewport,
   inView,
@@ -167,5 +168,21 @@ describe("opening where the user is (issue 20)", () => {
     expect(fits).toBe(false);
     expect(isClear(reply, view, pane)).toBe(true);
     expect(screenRect(reply, view).bottom).toBeGreaterThan(map.top - 40);
+  });
+
+  it("[R183] a fit keeps every card clear of the controls over the pane, at the larger zoom that can", () => {
+    const card = (x: number, y: number) => ({ position: { x, y }, width: 220, height: 72 });
+    const cards = [card(0, 0), card(300, 0), card(0, 200), card(300, 200)];
+    // The map in the bottom-right corner, where the plain fit puts the last card.
+    const map = { left: 390, top: 240, right: 590, bottom: 390 };
+    const pane = { width: 600, height: 400, covers: [map] };
+    const plain = fitViewport(cards, { width: 600, height: 400 });
+    expect(cards.every((c) => isClear(c, plain, pane))).toBe(false);
+    const view = fitViewport(cards, pane);
+    expect(cards.every((c) => isClear(c, view, pane))).toBe(true);
+    // Its strip taken off the bottom (0.75) shrinks the cards less than off the right (0.68).
+    expect(view.zoom).toBeCloseTo(0.75);
+    // Nothing under a control: the plain fit, unchanged.
+    expect(fitViewport(cards, { ...pane, covers: [{ ...map, top: 380 }] })).toEqual(plain);
   });
 });
