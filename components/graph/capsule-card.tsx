@@ -3,7 +3,7 @@
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { useSession } from "@/components/session/session-context";
-import { auditBadgeText, auditText, capsuleTitle, savingText } from "./card-text";
+import { auditText, capsuleTitle, savingText } from "./card-text";
 import type { CapsuleNode, FrameNode } from "./flow-node-types";
 import { HANDLE, PORT_INSET, SIZE } from "./flow-types";
 import s from "./graph.module.css";
@@ -60,7 +60,7 @@ function AuditTag({ summaryId }: { readonly summaryId: string }) {
   // ~100 px past the capsule's edge. Short on screen, in full for screen readers.
   return (
     <span className={cx(s.tag, s.auditTag, "capsule-audit")} title={title}>
-      <span aria-hidden>{auditBadgeText(audit)}</span>
+      <span aria-hidden>{auditText(audit, "badge")}</span>
       <span className="visually-hidden">{auditText(audit)}</span>
     </span>
   );

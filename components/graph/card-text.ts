@@ -46,29 +46,15 @@ export function capsuleTitle(turns: number, summaries = 0): string {
 
 /**
  * A summary's latest audit in words, the one wording of the capsule and the node panel:
- * "audit 4.2/5" for a model's audit, "audit: 7 of 9 facts kept" for the check without one.
+ * "audit 4.2/5" for a model's audit, "audit: 7 of 9 facts kept" for the check without one;
+ * as the capsule's badge (`badge`), short enough for its width: "audit 7/9".
  */
-export function auditText(audit: {
-  readonly score: number | null;
-  readonly found: number;
-  readonly total: number;
-}): string {
-  return audit.score !== null
-    ? `audit ${audit.score.toFixed(1)}/5`
+export function auditText(
+  audit: { readonly score: number | null; readonly found: number; readonly total: number },
+  form: "full" | "badge" = "full",
+): string {
+  if (audit.score !== null) return `audit ${audit.score.toFixed(1)}/5`;
+  return form === "badge"
+    ? `audit ${audit.found}/${audit.total}`
     : `audit: ${audit.found} of ${audit.total} facts kept`;
-}
-
-/**
- * The same audit as the capsule's badge shows it, short enough for the capsule's width:
- * "audit 4.2/5", or "audit 7/9" for the check without a model ({@link auditText} says it in
- * full, for screen readers and the node panel).
- */
-export function auditBadgeText(audit: {
-  readonly score: number | null;
-  readonly found: number;
-  readonly total: number;
-}): string {
-  return audit.score !== null
-    ? `audit ${audit.score.toFixed(1)}/5`
-    : `audit ${audit.found}/${audit.total}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditBadgeText, auditText } from "@/components/graph/card-text";
+import { auditText } from "@/components/graph/card-text";
 
 describe("a summary's audit in words (issue 22)", () => {
   it("gives a model's audit as its mean score of 5, to one decimal", () => {
@@ -13,7 +13,7 @@ describe("a summary's audit in words (issue 22)", () => {
   });
 
   it("shortens the check without a model to a fraction on the capsule's badge", () => {
-    expect(auditBadgeText({ score: null, found: 19, total: 21 })).toBe("audit 19/21");
-    expect(auditBadgeText({ score: 4.24, found: 0, total: 9 })).toBe("audit 4.2/5");
+    expect(auditText({ score: null, found: 19, total: 21 }, "badge")).toBe("audit 19/21");
+    expect(auditText({ score: 4.24, found: 0, total: 9 }, "badge")).toBe("audit 4.2/5");
   });
 });
