@@ -84,6 +84,22 @@ test("graph: opens on HEAD at reading size, unfolds a capsule in place, frames w
   await graph.getByRole("button", { name: "Fit all" }).click();
   await expect(capsule).toContainText(/Summary of \d+ earlier turns/);
   await expect(capsule).toContainText("the model reads this instead");
+  // The story's forks from inside the summary leave the capsule dashed, each labelled by
+  // the card it leads into: no two labels overlap (at the edges' midpoints they did).
+  const labels = await graph.getByText("reads the originals").evaluateAll((els) =>
+    els
+      .filter((el) => el.closest(".react-flow__edgelabel-renderer") !== null)
+      .map((el) => el.getBoundingClientRect())
+      .map((r) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom })),
+  );
+  expect(labels.length).toBeGreaterThanOrEqual(2);
+  for (const [i, a] of labels.entries()) {
+    for (const b of labels.slice(i + 1)) {
+      const apart =
+        a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+      expect(apart, `labels at ${a.left} and ${b.left} overlap`).toBe(true);
+    }
+  }
   await capsule.click();
   const frame = graph.locator(".react-flow__node-frame");
   await expect(frame).toBeVisible();

@@ -31,7 +31,7 @@ function strokeOf(data: EdgeData | undefined): CSSProperties {
 
 /** predecessor → node; dashed with a "raw context" marker when the branch renders raw. */
 function GraphEdgeView(props: EdgeProps<GraphEdge>) {
-  const [path, labelX, labelY] = getBezierPath({
+  const [path] = getBezierPath({
     sourceX: props.sourceX,
     sourceY: props.sourceY,
     sourcePosition: props.sourcePosition,
@@ -46,9 +46,13 @@ function GraphEdgeView(props: EdgeProps<GraphEdge>) {
         <EdgeLabelRenderer>
           <div
             className={cx(s.edgeLabel, props.data?.dim === true && s.edgeLabelDim)}
-            // Beside the midpoint, not on it: a raw fork's edge is short and the marker must
-            // not hide the dashes it explains.
-            style={{ transform: `translate(6px, -50%) translate(${labelX}px, ${labelY}px)` }}
+            // Just above the card it leads into, beside the line's last stretch (not on it:
+            // the marker must not hide the dashes it explains). At the midpoint, the labels of
+            // several forks leaving one capsule's ports met between them and overlapped; by
+            // their cards they are a column apart.
+            style={{
+              transform: `translate(6px, -100%) translate(${props.targetX}px, ${props.targetY - 4}px)`,
+            }}
           >
             {props.label}
           </div>
