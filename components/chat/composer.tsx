@@ -2,7 +2,11 @@
 
 import { useEffect, useRef } from "react";
 import type { AttachmentCaps } from "@/lib/files/limits";
-import { selectStreaming, useSession } from "@/components/session/session-context";
+import {
+  selectStreaming,
+  useSession,
+  useSessionStoreApi,
+} from "@/components/session/session-context";
 import { useDraft } from "./drafts";
 import type { AttachmentDraft } from "./attachment-draft";
 import { overTotal, sendBlocker, visionWarning } from "./attachment-checks";
@@ -50,14 +54,15 @@ export function Composer({
   const setError = useSession((s) => s.setError);
   const setNotice = useSession((s) => s.setNotice);
   const wait = waitReason(busy, streaming);
-  const notice = useSession((s) => s.notice);
-  // The "wait for …" notice Enter showed goes once the wait is over (it stayed on, untrue).
+  // The "wait for …" notice Enter showed goes once the wait is over (it stayed on, untrue),
+  // unless another notice has replaced it meanwhile. Read when the wait ends, not subscribed.
+  const store = useSessionStoreApi();
   const waitShown = useRef<string | null>(null);
   useEffect(() => {
     if (wait !== null || waitShown.current === null) return;
-    if (notice === waitShown.current) setNotice(null);
+    if (store.getState().notice === waitShown.current) setNotice(null);
     waitShown.current = null;
-  }, [wait, notice, setNotice]);
+  }, [wait, store, setNotice]);
   const model = useSession((s) => s.model);
   const sessionModel = useSession((s) => s.session.meta.settings?.model);
   const models = several.chosen;

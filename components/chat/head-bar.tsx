@@ -34,11 +34,10 @@ export function HeadBar({ actions }: { actions: SessionActions }) {
       <p className={styles.text}>
         <strong>You are at your message “{text}”.</strong>{" "}
         {replies === 0
-          ? "It has no reply yet."
+          ? "It has no reply yet. Generate a reply here"
           : // The replies hang right below it (HEAD stops before them), not on another branch.
-            `It already has ${replies === 1 ? "a reply" : `${replies} replies`} below it (open ${replies === 1 ? "it" : "one"} in the graph to continue there).`}{" "}
-        Generate a{replies === 0 ? "" : "nother"} reply here, or send a message to add it after this
-        one.
+            `It already has ${replies === 1 ? "a reply" : `${replies} replies`} below it (open ${replies === 1 ? "it" : "one"} in the graph to continue there). Generate another reply here`}
+        , or send a message to add it after this one.
       </p>
       <button
         type="button"

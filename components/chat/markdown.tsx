@@ -81,9 +81,9 @@ const CONTROLS = { code: { copy: true, download: false }, table: false, mermaid:
 
 /**
  * Model output as sanitised Markdown, rendered by streamdown: an unterminated construct is
- * repaired while it streams (never once the reply is complete), the text is split into blocks so a token re-renders only the
- * last one, code is highlighted by Shiki in the light and dark themes, and every code
- * block has a copy button. Renders on the server too.
+ * repaired while it streams (never once the reply is complete), the text is split into
+ * blocks so a token re-renders only the last one, code is highlighted by Shiki in the light
+ * and dark themes, and every code block has a copy button. Renders on the server too.
  */
 export const Markdown = memo(function Markdown({
   text,
